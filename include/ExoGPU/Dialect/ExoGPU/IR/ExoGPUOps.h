@@ -1,0 +1,34 @@
+//===- ExoGPUOps.h - exogpu operations --------------------------*- C++ -*-===//
+//
+// Part of ExoGPU. Every statement of seeds/002 Fig. 2 is one op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_DIALECT_EXOGPU_IR_EXOGPUOPS_H
+#define EXOGPU_DIALECT_EXOGPU_IR_EXOGPUOPS_H
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUAttrs.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUTypes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/DataOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/MemoryOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/SyncOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/ProcOps.h.inc"
+
+#endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUOPS_H

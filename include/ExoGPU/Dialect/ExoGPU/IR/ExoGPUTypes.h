@@ -1,0 +1,35 @@
+//===- ExoGPUTypes.h - exogpu types -----------------------------*- C++ -*-===//
+//
+// Part of ExoGPU. Tensor, window and barrier types (seeds/002 Fig. 10).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_DIALECT_EXOGPU_IR_EXOGPUTYPES_H
+#define EXOGPU_DIALECT_EXOGPU_IR_EXOGPUTYPES_H
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUAttrs.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Types.h"
+
+namespace mlir::exogpu {
+class MemoryAttr;
+} // namespace mlir::exogpu
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUTypeInterfaces.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUTypes.h.inc"
+
+namespace mlir::exogpu {
+/// Whether `type` is one of the precisions of Fig. 10 (plus bf16).
+bool isScalarPrecision(Type type);
+
+/// Prints a buffer or barrier type without the `!exogpu.x<...>` wrapper, as
+/// statements list the types of the buffers they name: `f32[?, 16] @Mem`,
+/// `window f32[16] @Mem`, `barrier[2] @CudaMbarrier`.
+void printCompactType(AsmPrinter &printer, Type type);
+/// Parses what printCompactType prints.
+ParseResult parseCompactType(AsmParser &parser, Type &type);
+} // namespace mlir::exogpu
+
+#endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUTYPES_H

@@ -1,0 +1,552 @@
+//===- ControlExpr.cpp - quasi-affine control expressions ----------------===//
+//
+// Part of ExoGPU. Parsing, printing, evaluation and verification of the
+// control expressions of seeds/002 Fig. 1 (CExpr, BExpr, WinCoord).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::exogpu::evaluateControlExpr(AffineExpr expr,
+                                          ArrayRef<int64_t> values) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return values[d.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  int64_t l = evaluateControlExpr(bin.getLHS(), values);
+  int64_t r = evaluateControlExpr(bin.getRHS(), values);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::FloorDiv:
+    return r == 0 ? 0 : llvm::divideFloorSigned(l, r);
+  case AffineExprKind::CeilDiv:
+    return r == 0 ? 0 : llvm::divideCeilSigned(l, r);
+  case AffineExprKind::Mod: {
+    if (r == 0)
+      return 0;
+    int64_t m = l % r;
+    return m < 0 ? m + r : m;
+  }
+  default:
+    return 0;
+  }
+}
+
+unsigned mlir::exogpu::getCoordArity(CoordKind kind) {
+  switch (kind) {
+  case CoordKind::Point:
+    return 1;
+  case CoordKind::Interval:
+    return 2;
+  case CoordKind::Full:
+    return 0;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned>
+ControlExprParser::findName(const OpAsmParser::UnresolvedOperand &name) const {
+  if (scope) {
+    for (auto [i, arg] : llvm::enumerate(*scope))
+      if (arg.ssaName.name == name.name && arg.ssaName.number == name.number)
+        return static_cast<unsigned>(i);
+    return std::nullopt;
+  }
+  for (auto [i, known] : llvm::enumerate(operands))
+    if (known.name == name.name && known.number == name.number)
+      return static_cast<unsigned>(i);
+  return std::nullopt;
+}
+
+ControlExprParser::NameKind ControlExprParser::kindOf(unsigned index) const {
+  if (scope)
+    return (*scope)[index].type && (*scope)[index].type.isInteger(1)
+               ? NameKind::Bool
+               : NameKind::Index;
+  return kinds[index];
+}
+
+FailureOr<unsigned>
+ControlExprParser::useName(const OpAsmParser::UnresolvedOperand &name,
+                           NameKind kind) {
+  std::optional<unsigned> known = findName(name);
+  if (!known && scope)
+    return parser.emitError(name.location)
+           << "'" << name.name
+           << "' is not a parameter declared before "
+              "this use";
+  if (known) {
+    if (kindOf(*known) != kind)
+      return parser.emitError(name.location)
+             << "'" << name.name
+             << "' is used both as a boolean and as an "
+                "integer control value";
+    return *known;
+  }
+  operands.push_back(name);
+  kinds.push_back(kind);
+  return static_cast<unsigned>(operands.size() - 1);
+}
+
+ParseResult ControlExprParser::parsePositiveInt(int64_t &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseInteger(value))
+    return failure();
+  if (value <= 0)
+    return parser.emitError(loc)
+           << "control expressions divide only by positive constants";
+  return success();
+}
+
+ParseResult ControlExprParser::parseFactor(AffineExpr &expr) {
+  MLIRContext *ctx = parser.getContext();
+  if (succeeded(parser.parseOptionalLParen()))
+    return failure(parseSum(expr, AffineExpr()) || parser.parseRParen());
+  if (succeeded(parser.parseOptionalMinus())) {
+    AffineExpr inner;
+    if (parseFactor(inner))
+      return failure();
+    expr = -inner;
+    return success();
+  }
+  OpAsmParser::UnresolvedOperand name;
+  OptionalParseResult hasName = parser.parseOptionalOperand(name);
+  if (hasName.has_value()) {
+    if (failed(*hasName))
+      return failure();
+    FailureOr<unsigned> pos = useName(name, NameKind::Index);
+    if (failed(pos))
+      return failure();
+    expr = getAffineDimExpr(*pos, ctx);
+    return success();
+  }
+  int64_t value;
+  SMLoc loc = parser.getCurrentLocation();
+  OptionalParseResult hasInt = parser.parseOptionalInteger(value);
+  if (!hasInt.has_value())
+    return parser.emitError(loc, "expected a control expression (integer, "
+                                 "SSA name, '-' or '(')");
+  if (failed(*hasInt))
+    return failure();
+  expr = getAffineConstantExpr(value, ctx);
+  return success();
+}
+
+ParseResult ControlExprParser::parseTerm(AffineExpr &expr, AffineExpr leading) {
+  if (leading)
+    expr = leading;
+  else if (parseFactor(expr))
+    return failure();
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalStar())) {
+      AffineExpr rhs;
+      if (parseFactor(rhs))
+        return failure();
+      if (!isa<AffineConstantExpr>(expr) && !isa<AffineConstantExpr>(rhs) &&
+          !(expr * rhs).isPureAffine())
+        return parser.emitError(loc)
+               << "control expressions are quasi-affine: one side of '*' "
+                  "must be a constant";
+      expr = expr * rhs;
+      continue;
+    }
+    int64_t divisor;
+    if (succeeded(parser.parseOptionalSlash())) {
+      if (parsePositiveInt(divisor))
+        return failure();
+      expr = expr.floorDiv(divisor);
+      continue;
+    }
+    if (succeeded(parser.parseOptionalKeyword("mod"))) {
+      if (parsePositiveInt(divisor))
+        return failure();
+      expr = expr % divisor;
+      continue;
+    }
+    return success();
+  }
+}
+
+ParseResult ControlExprParser::parseSum(AffineExpr &expr, AffineExpr leading) {
+  if (parseTerm(expr, leading))
+    return failure();
+  while (true) {
+    AffineExpr rhs;
+    if (succeeded(parser.parseOptionalPlus())) {
+      if (parseTerm(rhs, AffineExpr()))
+        return failure();
+      expr = expr + rhs;
+    } else if (succeeded(parser.parseOptionalMinus())) {
+      if (parseTerm(rhs, AffineExpr()))
+        return failure();
+      expr = expr - rhs;
+    } else {
+      return success();
+    }
+  }
+}
+
+ParseResult ControlExprParser::parseExpr(AffineExpr &expr) {
+  return parseSum(expr, AffineExpr());
+}
+
+/// Parses a relational operator, if one follows.
+static std::optional<ConditionAtomKind> parseOptionalRelation(AsmParser &p) {
+  if (succeeded(p.parseOptionalEqual())) {
+    if (failed(p.parseOptionalEqual()))
+      return std::nullopt;
+    return ConditionAtomKind::Eq;
+  }
+  if (succeeded(p.parseOptionalLess()))
+    return succeeded(p.parseOptionalEqual()) ? ConditionAtomKind::Le
+                                             : ConditionAtomKind::Lt;
+  if (succeeded(p.parseOptionalGreater()))
+    return succeeded(p.parseOptionalEqual()) ? ConditionAtomKind::Ge
+                                             : ConditionAtomKind::Gt;
+  return std::nullopt;
+}
+
+ParseResult ControlExprParser::parseAtom(SmallVectorImpl<AffineExpr> &exprs,
+                                         SmallVectorImpl<int64_t> &atoms) {
+  auto push = [&](ConditionAtomKind kind, ArrayRef<AffineExpr> operandsOf) {
+    exprs.append(operandsOf.begin(), operandsOf.end());
+    atoms.push_back(static_cast<int64_t>(kind));
+    return success();
+  };
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    return push(ConditionAtomKind::True, {});
+  if (succeeded(parser.parseOptionalKeyword("false")))
+    return push(ConditionAtomKind::False, {});
+
+  // A name alone is a boolean atom; a name followed by arithmetic or a
+  // relation starts an integer relation.
+  AffineExpr lhs;
+  AffineExpr newName;
+  OpAsmParser::UnresolvedOperand name;
+  OptionalParseResult hasName = parser.parseOptionalOperand(name);
+  if (hasName.has_value()) {
+    if (failed(*hasName))
+      return failure();
+    std::optional<unsigned> known = findName(name);
+    if (known && kindOf(*known) == NameKind::Bool)
+      return push(ConditionAtomKind::Bool,
+                  getAffineDimExpr(*known, parser.getContext()));
+    FailureOr<unsigned> pos = useName(name, NameKind::Index);
+    if (failed(pos))
+      return failure();
+    AffineExpr dim = getAffineDimExpr(*pos, parser.getContext());
+    if (!known)
+      newName = dim;
+    if (parseSum(lhs, dim))
+      return failure();
+  } else if (parseExpr(lhs)) {
+    return failure();
+  }
+
+  SMLoc loc = parser.getCurrentLocation();
+  std::optional<ConditionAtomKind> rel = parseOptionalRelation(parser);
+  if (!rel) {
+    if (newName && lhs == newName) {
+      kinds[cast<AffineDimExpr>(newName).getPosition()] = NameKind::Bool;
+      return push(ConditionAtomKind::Bool, newName);
+    }
+    return parser.emitError(loc, "expected a relation ('==', '<', '<=', '>' "
+                                 "or '>=')");
+  }
+  AffineExpr rhs;
+  if (parseExpr(rhs))
+    return failure();
+  return push(*rel, {lhs, rhs});
+}
+
+ParseResult
+ControlExprParser::parseCondition(SmallVectorImpl<AffineExpr> &exprs,
+                                  SmallVectorImpl<int64_t> &atoms) {
+  while (true) {
+    if (parseAtom(exprs, atoms))
+      return failure();
+    if (succeeded(parser.parseOptionalKeyword("and")))
+      continue;
+    if (succeeded(parser.parseOptionalKeyword("or"))) {
+      atoms.push_back(static_cast<int64_t>(ConditionAtomKind::Or));
+      continue;
+    }
+    return success();
+  }
+}
+
+ParseResult ControlExprParser::parseCoords(WindowCoords &coords,
+                                           bool pointsOnly, bool optional) {
+  return parser.parseCommaSeparatedList(
+      optional ? AsmParser::Delimiter::OptionalSquare
+               : AsmParser::Delimiter::Square,
+      [&]() -> ParseResult {
+        SMLoc loc = parser.getCurrentLocation();
+        if (succeeded(parser.parseOptionalColon())) {
+          if (pointsOnly)
+            return parser.emitError(loc, "expected a point index here, not a "
+                                         "window");
+          coords.kinds.push_back(static_cast<int32_t>(CoordKind::Full));
+          return success();
+        }
+        AffineExpr lo;
+        if (parseExpr(lo))
+          return failure();
+        coords.exprs.push_back(lo);
+        if (failed(parser.parseOptionalColon())) {
+          coords.kinds.push_back(static_cast<int32_t>(CoordKind::Point));
+          return success();
+        }
+        if (pointsOnly)
+          return parser.emitError(loc, "expected a point index here, not a "
+                                       "window");
+        AffineExpr hi;
+        if (parseExpr(hi))
+          return failure();
+        coords.exprs.push_back(hi);
+        coords.kinds.push_back(static_cast<int32_t>(CoordKind::Interval));
+        return success();
+      });
+}
+
+AffineMap ControlExprParser::getMap(ArrayRef<AffineExpr> exprs) const {
+  unsigned numDims = scope ? scope->size() : operands.size();
+  return AffineMap::get(numDims, 0, exprs, parser.getContext());
+}
+
+ParseResult ControlExprParser::resolve(SmallVectorImpl<Value> &values) {
+  Builder b(parser.getContext());
+  for (auto [name, kind] : llvm::zip(operands, kinds))
+    if (parser.resolveOperand(name,
+                              kind == NameKind::Bool ? Type(b.getI1Type())
+                                                     : Type(b.getIndexType()),
+                              values))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Binding strength: a sum, a product-like term, a factor.
+enum class Prec { Sum = 0, Term = 1, Factor = 2 };
+} // namespace
+
+static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
+                      Prec context);
+
+/// If `expr` is `x * c` with a negative constant `c`, or a negative constant,
+/// returns the negated expression so a sum can print `a - x * |c|`.
+static AffineExpr getNegatedIfNegative(AffineExpr expr) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue() < 0
+               ? getAffineConstantExpr(-c.getValue(), expr.getContext())
+               : AffineExpr();
+  if (expr.getKind() != AffineExprKind::Mul)
+    return {};
+  auto mul = cast<AffineBinaryOpExpr>(expr);
+  auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!c || c.getValue() >= 0)
+    return {};
+  return c.getValue() == -1 ? mul.getLHS() : mul.getLHS() * -c.getValue();
+}
+
+static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
+                      Prec context) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    p << c.getValue();
+    return;
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    if (d.getPosition() < operands.size())
+      p.printOperand(operands[d.getPosition()]);
+    else
+      p << "<<invalid d" << d.getPosition() << ">>";
+    return;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  Prec own = expr.getKind() == AffineExprKind::Add ? Prec::Sum : Prec::Term;
+  bool parens = static_cast<int>(own) < static_cast<int>(context);
+  if (parens)
+    p << '(';
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    printExpr(p, bin.getLHS(), operands, Prec::Sum);
+    if (AffineExpr negated = getNegatedIfNegative(bin.getRHS())) {
+      p << " - ";
+      printExpr(p, negated, operands, Prec::Term);
+    } else {
+      p << " + ";
+      printExpr(p, bin.getRHS(), operands, Prec::Term);
+    }
+    break;
+  case AffineExprKind::Mul:
+    printExpr(p, bin.getLHS(), operands, Prec::Term);
+    p << " * ";
+    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    break;
+  case AffineExprKind::FloorDiv:
+    printExpr(p, bin.getLHS(), operands, Prec::Term);
+    p << " / ";
+    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    break;
+  case AffineExprKind::Mod:
+    printExpr(p, bin.getLHS(), operands, Prec::Term);
+    p << " mod ";
+    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    break;
+  default:
+    // Not producible by the parser and rejected by verifyControlMap.
+    p << "<<ceildiv>>";
+    break;
+  }
+  if (parens)
+    p << ')';
+}
+
+void mlir::exogpu::printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
+                                    ValueRange operands) {
+  printExpr(printer, expr, operands, Prec::Sum);
+}
+
+void mlir::exogpu::printCondition(OpAsmPrinter &printer,
+                                  ConditionAttr condition,
+                                  ValueRange operands) {
+  AffineMap map = condition.getMap();
+  unsigned next = 0;
+  bool first = true;
+  for (int64_t raw : condition.getAtoms()) {
+    auto kind = static_cast<ConditionAtomKind>(raw);
+    if (kind == ConditionAtomKind::Or) {
+      printer << " or ";
+      first = true;
+      continue;
+    }
+    if (!first)
+      printer << " and ";
+    first = false;
+    switch (kind) {
+    case ConditionAtomKind::True:
+      printer << "true";
+      break;
+    case ConditionAtomKind::False:
+      printer << "false";
+      break;
+    case ConditionAtomKind::Bool:
+      printControlExpr(printer, map.getResult(next++), operands);
+      break;
+    default: {
+      printControlExpr(printer, map.getResult(next++), operands);
+      static const char *const symbols[] = {" == ", " < ", " <= ", " > ",
+                                            " >= "};
+      printer << symbols[raw];
+      printControlExpr(printer, map.getResult(next++), operands);
+      break;
+    }
+    }
+  }
+}
+
+void mlir::exogpu::printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,
+                               ArrayRef<AffineExpr> exprs,
+                               ValueRange operands) {
+  printer << '[';
+  unsigned next = 0;
+  llvm::interleaveComma(kinds, printer, [&](int32_t raw) {
+    switch (static_cast<CoordKind>(raw)) {
+    case CoordKind::Point:
+      printControlExpr(printer, exprs[next++], operands);
+      break;
+    case CoordKind::Interval:
+      printControlExpr(printer, exprs[next++], operands);
+      printer << ':';
+      printControlExpr(printer, exprs[next++], operands);
+      break;
+    case CoordKind::Full:
+      printer << ':';
+      break;
+    }
+  });
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+/// Whether `expr` is in the quasi-affine grammar of Fig. 1.
+static bool isQuasiAffine(AffineExpr expr) {
+  if (isa<AffineConstantExpr, AffineDimExpr>(expr))
+    return true;
+  if (isa<AffineSymbolExpr>(expr))
+    return false;
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  if (!isQuasiAffine(bin.getLHS()) || !isQuasiAffine(bin.getRHS()))
+    return false;
+  auto rhsConst = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return true;
+  case AffineExprKind::Mul:
+    return rhsConst || isa<AffineConstantExpr>(bin.getLHS());
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::Mod:
+    return rhsConst && rhsConst.getValue() > 0;
+  default:
+    return false;
+  }
+}
+
+LogicalResult mlir::exogpu::verifyControlMap(Operation *op, AffineMap map,
+                                             unsigned numCtrl, StringRef what) {
+  if (map.getNumSymbols() != 0)
+    return op->emitOpError() << what << " must not use affine symbols";
+  if (map.getNumDims() != numCtrl)
+    return op->emitOpError()
+           << what << " has " << map.getNumDims()
+           << " dimensions but the op has " << numCtrl << " control operands";
+  for (AffineExpr e : map.getResults())
+    if (!isQuasiAffine(e))
+      return op->emitOpError()
+             << what
+             << " must be quasi-affine (Fig. 1: +, -, * constant, / "
+                "positive constant, mod positive constant)";
+  return success();
+}
+
+LogicalResult mlir::exogpu::verifyCoords(Operation *op, ArrayRef<int32_t> kinds,
+                                         unsigned numExprs, StringRef what) {
+  unsigned needed = 0;
+  for (int32_t raw : kinds) {
+    if (raw < 0 || raw > static_cast<int32_t>(CoordKind::Full))
+      return op->emitOpError()
+             << what << " has an invalid coordinate kind " << raw;
+    needed += getCoordArity(static_cast<CoordKind>(raw));
+  }
+  if (needed != numExprs)
+    return op->emitOpError() << what << " needs " << needed
+                             << " coordinate expressions, has " << numExprs;
+  return success();
+}

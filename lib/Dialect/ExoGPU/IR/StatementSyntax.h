@@ -1,0 +1,88 @@
+//===- StatementSyntax.h - shared syntax of exogpu statements ---*- C++ -*-===//
+//
+// Part of ExoGPU (internal to the dialect library). Statements name buffers
+// and barriers inline (`%A[%i, 0:16]`) and list their types after a colon,
+// one per distinct name in order of first appearance, because an MLIR parser
+// cannot look up the type of an SSA name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_DIALECT_EXOGPU_IR_STATEMENTSYNTAX_H
+#define EXOGPU_LIB_DIALECT_EXOGPU_IR_STATEMENTSYNTAX_H
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+
+namespace mlir::exogpu {
+
+/// Collects the buffer names a statement uses and resolves them against its
+/// trailing type list.
+class BufferNameList {
+public:
+  /// Parses a buffer or barrier name and records the use.
+  ParseResult parseName(OpAsmParser &parser);
+
+  /// Parses `: type, type, ...` with one compact type per distinct name.
+  ParseResult parseTypes(OpAsmParser &parser);
+
+  /// Resolves every recorded use, in order, into `values`.
+  ParseResult resolve(OpAsmParser &parser, SmallVectorImpl<Value> &values);
+
+  /// The type of use `i` (after parseTypes).
+  Type getTypeOfUse(unsigned i) const { return types[distinctOf[i]]; }
+
+  unsigned getNumUses() const { return uses.size(); }
+
+private:
+  SmallVector<OpAsmParser::UnresolvedOperand> uses;
+  SmallVector<unsigned> distinctOf;
+  SmallVector<OpAsmParser::UnresolvedOperand> distinct;
+  SmallVector<Type> types;
+};
+
+/// Prints ` : type, type` for the distinct values of `uses`, in order.
+void printBufferTypes(OpAsmPrinter &printer, ArrayRef<Value> uses);
+
+/// One access of a statement: the coordinates of one named buffer.
+struct AccessView {
+  ArrayRef<int32_t> kinds;
+  ArrayRef<AffineExpr> exprs;
+};
+
+/// Splits the coordinates of several accesses (`counts[i]` coordinates for
+/// access `i`) stored as one kind list and one map. Returns failure with a
+/// diagnostic if the counts do not add up.
+FailureOr<SmallVector<AccessView>> splitAccesses(Operation *op,
+                                                 ArrayRef<int32_t> kinds,
+                                                 ArrayRef<int32_t> counts,
+                                                 AffineMap map);
+
+/// Verifies that an access of a buffer of rank `rank` has one coordinate per
+/// dimension, or none (the whole buffer) if `allowWhole`.
+LogicalResult verifyAccessRank(Operation *op, ArrayRef<int32_t> kinds,
+                               unsigned rank, bool allowWhole, StringRef what);
+
+/// The extents of the window an access denotes: points drop their
+/// dimension, an interval keeps `hi - lo` (static when constant), `:` and a
+/// bare name keep the buffer's extents.
+SmallVector<int64_t> getAccessShape(ArrayRef<int64_t> bufferShape,
+                                    ArrayRef<int32_t> kinds,
+                                    ArrayRef<AffineExpr> exprs);
+
+/// Parses `%name[coords]` (or a bare `%name`, the whole buffer) of a
+/// statement: records the name and appends its coordinates.
+ParseResult parseAccess(OpAsmParser &parser, ControlExprParser &ctrl,
+                        BufferNameList &names, WindowCoords &coords,
+                        SmallVectorImpl<int32_t> &coordCounts, bool pointsOnly);
+
+/// Prints `%name[coords]` for coordinates whose expressions are `exprs`.
+void printAccess(OpAsmPrinter &printer, Value buffer, ArrayRef<int32_t> kinds,
+                 ArrayRef<AffineExpr> exprs, ValueRange ctrl);
+
+/// The user's spelling of an SSA name (`%acc` -> "acc") to keep as a name
+/// attribute, or null for MLIR's numbered names.
+StringAttr getUserName(MLIRContext *ctx, StringRef ssaName);
+
+} // namespace mlir::exogpu
+
+#endif // EXOGPU_LIB_DIALECT_EXOGPU_IR_STATEMENTSYNTAX_H

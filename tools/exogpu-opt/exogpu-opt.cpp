@@ -1,0 +1,20 @@
+//===- exogpu-opt.cpp - ExoGPU optimizer driver --------------------------===//
+//
+// Part of ExoGPU. Parses, verifies, transforms and prints exogpu / exoam IR:
+//   exogpu-opt --exogpu-collective-analysis --exogpu-sync-check kernel.mlir
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::exogpu::registerExoGPUDialect(registry);
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "ExoGPU optimizer driver\n", registry));
+}
