@@ -16,6 +16,7 @@ config.test_exec_root = os.path.join(config.exogpu_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%exogpu_src_root", config.exogpu_src_root))
+config.substitutions.append(("%exogpu_obj_root", config.exogpu_obj_root))
 config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

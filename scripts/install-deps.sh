@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what ExoGPU needs from Debian: MLIR/LLVM 22, lit/FileCheck, Ninja.
+# The CUDA toolkit (nvcc) is used when present and is not installed here.
+set -euo pipefail
+packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build
+          cmake g++ python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
+fi

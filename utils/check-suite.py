@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Suite-wide checks of every MLIR input under test/ and examples/.
+
+1. Round trip: every input meant to be accepted prints, re-parses and
+   re-prints to the same text, in the custom form and through the generic
+   form (`--mlir-print-op-generic`).
+2. Robustness: every input (or split) meant to be rejected makes the tool exit
+   with status 1 and an error diagnostic, never a signal.
+
+Usage: check-suite.py TOOL ROOT
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+SPLIT = re.compile(r"^// -----\s*$", re.M)
+
+
+def run(tool, args, text):
+    return subprocess.run([tool, *args, "-"], input=text, capture_output=True,
+                          text=True, timeout=120)
+
+
+def run_lines(text):
+    return [m.group(1) for m in re.finditer(r"^//\s*RUN:(.*)$", text, re.M)]
+
+
+def chunks_of(text, runs):
+    if any("-split-input-file" in r for r in runs):
+        return SPLIT.split(text)
+    return [text]
+
+
+def check_rejected(tool, path, chunk, failures):
+    result = run(tool, [], chunk)
+    if result.returncode != 1 or "error" not in result.stderr:
+        failures.append(f"{path}: expected a diagnostic and exit status 1, "
+                        f"got {result.returncode}:\n{result.stderr[-2000:]}")
+
+
+def check_round_trip(tool, path, chunk, failures):
+    first = run(tool, [], chunk)
+    if first.returncode != 0:
+        failures.append(f"{path}: does not parse:\n{first.stderr[-2000:]}")
+        return
+    second = run(tool, [], first.stdout)
+    if second.returncode != 0 or second.stdout != first.stdout:
+        failures.append(f"{path}: printed form does not re-parse to the same "
+                        f"text:\n{second.stderr[-2000:]}")
+        return
+    generic = run(tool, ["--mlir-print-op-generic"], chunk)
+    via_generic = run(tool, [], generic.stdout)
+    if via_generic.returncode != 0 or via_generic.stdout != first.stdout:
+        failures.append(f"{path}: generic form does not re-parse to the same "
+                        f"text:\n{via_generic.stderr[-2000:]}")
+
+
+def main():
+    tool, root = sys.argv[1], pathlib.Path(sys.argv[2])
+    files = sorted([*root.glob("test/**/*.mlir"),
+                    *root.glob("examples/**/*.mlir")])
+    failures = []
+    accepted = rejected = 0
+    for path in files:
+        text = path.read_text()
+        runs = run_lines(text)
+        rel = path.relative_to(root)
+        for chunk in chunks_of(text, runs):
+            if "expected-error" in chunk:
+                rejected += 1
+                check_rejected(tool, rel, chunk, failures)
+            elif not any(r.strip().startswith("not ") for r in runs):
+                accepted += 1
+                check_round_trip(tool, rel, chunk, failures)
+    for failure in failures:
+        print("FAIL:", failure)
+    print(f"round-tripped {accepted} inputs, checked {rejected} rejected "
+          f"inputs, {len(failures)} failure(s)")
+    return 1 if failures or accepted == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
