@@ -118,15 +118,15 @@ private:
       node->intValue = intValue;
       return node;
     }
-    // A buffer name starts with '%' (the token cannot be peeked otherwise).
-    if (*parser.getCurrentLocation().getPointer() == '%') {
-      SmallVector<int32_t> counts;
-      node->kind = ExprNode::Kind::Read;
-      node->use = names.getNumUses();
-      node->firstCoord = coords.kinds.size();
-      if (parseAccess(parser, ctrl, names, coords, counts,
-                      /*pointsOnly=*/true))
+    SmallVector<int32_t> counts;
+    node->use = names.getNumUses();
+    node->firstCoord = coords.kinds.size();
+    OptionalParseResult read = parseOptionalAccess(parser, ctrl, names, coords,
+                                                   counts, /*pointsOnly=*/true);
+    if (read.has_value()) {
+      if (failed(*read))
         return failure();
+      node->kind = ExprNode::Kind::Read;
       node->numCoords = counts.front();
       return node;
     }

@@ -276,26 +276,33 @@ SpecialWindowAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 void SpecialWindowAttr::printBody(AsmPrinter &printer) const {
-  printer << "Sm90_tensorMap(" << getSwizzle();
+  printer << "@Sm90_tensorMap(" << getSwizzle();
   for (int64_t b : getBox())
     printer << ", " << b;
   printer << ')';
 }
 
-SpecialWindowAttr SpecialWindowAttr::parseBody(AsmParser &parser) {
+OptionalParseResult
+SpecialWindowAttr::parseOptionalBody(AsmParser &parser,
+                                     SpecialWindowAttr &attr) {
   SMLoc loc = parser.getCurrentLocation();
+  StringAttr name;
+  if (failed(parser.parseOptionalSymbolName(name)))
+    return std::nullopt;
+  if (name.getValue() != "Sm90_tensorMap")
+    return parser.emitError(loc)
+           << "unknown special window '" << name.getValue()
+           << "' (Fig. 14 defines Sm90_tensorMap)";
   SmallVector<int64_t> values;
-  if (parser.parseKeyword("Sm90_tensorMap") ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&]() {
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&]() {
         return parser.parseInteger(values.emplace_back());
       }))
-    return {};
-  if (values.empty()) {
-    parser.emitError(loc) << "Sm90_tensorMap needs a swizzle and a box";
-    return {};
-  }
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+    return failure();
+  if (values.empty())
+    return parser.emitError(loc, "Sm90_tensorMap needs a swizzle and a box");
+  attr = getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
                     values.front(), ArrayRef<int64_t>(values).drop_front());
+  return success(static_cast<bool>(attr));
 }
 
 void SpecialWindowAttr::print(AsmPrinter &printer) const {
@@ -305,10 +312,16 @@ void SpecialWindowAttr::print(AsmPrinter &printer) const {
 }
 
 Attribute SpecialWindowAttr::parse(AsmParser &parser, Type) {
+  SpecialWindowAttr attr;
   if (parser.parseLess())
     return {};
-  SpecialWindowAttr attr = parseBody(parser);
-  if (!attr || parser.parseGreater())
+  OptionalParseResult parsed = parseOptionalBody(parser, attr);
+  if (!parsed.has_value()) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "expected @Sm90_tensorMap(...)");
+    return {};
+  }
+  if (failed(*parsed) || parser.parseGreater())
     return {};
   return attr;
 }

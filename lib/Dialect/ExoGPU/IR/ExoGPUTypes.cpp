@@ -142,7 +142,7 @@ static void printWindowBody(AsmPrinter &printer, WindowType type) {
   printBufferBody(printer, type.getElementType(), type.getShape(),
                   type.getMemory());
   if (type.getSpecial()) {
-    printer << ", ";
+    printer << ' ';
     type.getSpecial().printBody(printer);
   }
 }
@@ -155,8 +155,10 @@ static WindowType parseWindowBody(AsmParser &parser) {
   SpecialWindowAttr special;
   if (parseBufferBody(parser, elementType, shape, memory))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      !(special = SpecialWindowAttr::parseBody(parser)))
+  // The special window follows the memory: `@Mem @Sm90_tensorMap(...)`.
+  OptionalParseResult hasSpecial =
+      SpecialWindowAttr::parseOptionalBody(parser, special);
+  if (hasSpecial.has_value() && failed(*hasSpecial))
     return {};
   return WindowType::getChecked([&] { return parser.emitError(loc); },
                                 parser.getContext(), elementType, shape, memory,

@@ -216,24 +216,10 @@ ParseResult WindowOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parseAccess(parser, ctrl, names, coords, counts, /*pointsOnly=*/false))
     return failure();
   SpecialWindowAttr special;
-  StringAttr name;
-  SMLoc loc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalSymbolName(name))) {
-    if (name.getValue() != "Sm90_tensorMap")
-      return parser.emitError(loc)
-             << "unknown special window '" << name.getValue()
-             << "' (Fig. 14 defines Sm90_tensorMap)";
-    SmallVector<int64_t> values;
-    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&]() {
-          return parser.parseInteger(values.emplace_back());
-        }))
-      return failure();
-    if (values.empty())
-      return parser.emitError(loc, "Sm90_tensorMap needs a swizzle and a box");
-    special = SpecialWindowAttr::getChecked(
-        [&] { return parser.emitError(loc); }, parser.getContext(),
-        values.front(), ArrayRef<int64_t>(values).drop_front());
-    if (!special)
+  OptionalParseResult hasSpecial =
+      SpecialWindowAttr::parseOptionalBody(parser, special);
+  if (hasSpecial.has_value()) {
+    if (failed(*hasSpecial))
       return failure();
     result.addAttribute(getSpecialAttrName(result.name), special);
   }
@@ -270,8 +256,7 @@ void WindowOp::print(OpAsmPrinter &p) {
   printAccess(p, getSource(), getCoordKinds(), getCoords().getResults(),
               getCtrl());
   if (SpecialWindowAttr special = getSpecialAttr()) {
-    p << " @";
-    // printBody prints the name without '@'.
+    p << ' ';
     special.printBody(p);
   }
   p.printOptionalAttrDict((*this)->getAttrs(),

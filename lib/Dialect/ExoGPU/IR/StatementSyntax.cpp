@@ -11,10 +11,11 @@
 using namespace mlir;
 using namespace mlir::exogpu;
 
-ParseResult BufferNameList::parseName(OpAsmParser &parser) {
+OptionalParseResult BufferNameList::parseOptionalName(OpAsmParser &parser) {
   OpAsmParser::UnresolvedOperand name;
-  if (parser.parseOperand(name))
-    return failure();
+  OptionalParseResult parsed = parser.parseOptionalOperand(name);
+  if (!parsed.has_value() || failed(*parsed))
+    return parsed;
   auto it = llvm::find_if(distinct, [&](auto &known) {
     return known.name == name.name && known.number == name.number;
   });
@@ -99,19 +100,33 @@ LogicalResult mlir::exogpu::verifyAccessRank(Operation *op,
                            << " coordinate(s) for a buffer of rank " << rank;
 }
 
+OptionalParseResult
+mlir::exogpu::parseOptionalAccess(OpAsmParser &parser, ControlExprParser &ctrl,
+                                  BufferNameList &names, WindowCoords &coords,
+                                  SmallVectorImpl<int32_t> &coordCounts,
+                                  bool pointsOnly) {
+  OptionalParseResult parsed = names.parseOptionalName(parser);
+  if (!parsed.has_value() || failed(*parsed))
+    return parsed;
+  unsigned before = coords.kinds.size();
+  if (ctrl.parseCoords(coords, pointsOnly, /*optional=*/true))
+    return failure();
+  coordCounts.push_back(coords.kinds.size() - before);
+  return success();
+}
+
 ParseResult mlir::exogpu::parseAccess(OpAsmParser &parser,
                                       ControlExprParser &ctrl,
                                       BufferNameList &names,
                                       WindowCoords &coords,
                                       SmallVectorImpl<int32_t> &coordCounts,
                                       bool pointsOnly) {
-  if (names.parseName(parser))
-    return failure();
-  unsigned before = coords.kinds.size();
-  if (ctrl.parseCoords(coords, pointsOnly, /*optional=*/true))
-    return failure();
-  coordCounts.push_back(coords.kinds.size() - before);
-  return success();
+  SMLoc loc = parser.getCurrentLocation();
+  OptionalParseResult parsed =
+      parseOptionalAccess(parser, ctrl, names, coords, coordCounts, pointsOnly);
+  if (!parsed.has_value())
+    return parser.emitError(loc, "expected a buffer or barrier name");
+  return *parsed;
 }
 
 void mlir::exogpu::printAccess(OpAsmPrinter &printer, Value buffer,

@@ -19,8 +19,8 @@ namespace mlir::exogpu {
 /// trailing type list.
 class BufferNameList {
 public:
-  /// Parses a buffer or barrier name and records the use.
-  ParseResult parseName(OpAsmParser &parser);
+  /// Parses a buffer or barrier name, if one follows, and records the use.
+  OptionalParseResult parseOptionalName(OpAsmParser &parser);
 
   /// Parses `: type, type, ...` with one compact type per distinct name.
   ParseResult parseTypes(OpAsmParser &parser);
@@ -70,7 +70,14 @@ SmallVector<int64_t> getAccessShape(ArrayRef<int64_t> bufferShape,
                                     ArrayRef<AffineExpr> exprs);
 
 /// Parses `%name[coords]` (or a bare `%name`, the whole buffer) of a
-/// statement: records the name and appends its coordinates.
+/// statement, if a name follows: records the name and appends its
+/// coordinates.
+OptionalParseResult
+parseOptionalAccess(OpAsmParser &parser, ControlExprParser &ctrl,
+                    BufferNameList &names, WindowCoords &coords,
+                    SmallVectorImpl<int32_t> &coordCounts, bool pointsOnly);
+
+/// Like parseOptionalAccess, but the access is required.
 ParseResult parseAccess(OpAsmParser &parser, ControlExprParser &ctrl,
                         BufferNameList &names, WindowCoords &coords,
                         SmallVectorImpl<int32_t> &coordCounts, bool pointsOnly);

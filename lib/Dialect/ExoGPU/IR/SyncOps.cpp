@@ -92,12 +92,15 @@ ParseResult ArriveOp::parse(OpAsmParser &parser, OperationState &result) {
   BufferNameList names;
   WindowCoords coords;
   SmallVector<int32_t> counts;
+  // `>> z1 >> z2 ...`: at least one barrier.
+  if (parser.parseGreater())
+    return failure();
   do {
-    if (parser.parseGreater() || parser.parseGreater() ||
+    if (parser.parseGreater() ||
         parseAccess(parser, ctrl, names, coords, counts,
                     /*pointsOnly=*/false))
       return failure();
-  } while (*parser.getCurrentLocation().getPointer() == '>');
+  } while (succeeded(parser.parseOptionalGreater()));
   if (parser.parseOptionalAttrDict(result.attributes) ||
       names.parseTypes(parser))
     return failure();
@@ -124,7 +127,8 @@ ParseResult ArriveOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ArriveOp::print(OpAsmPrinter &p) {
-  p << '(' << stringifySyncTimeline(getTimeline()) << ", " << getCount() << ')';
+  p << '(' << stringifySyncTimeline(getTimeline()) << ", "
+    << getCountAttr().getInt() << ')';
   FailureOr<SmallVector<AccessView>> accesses =
       splitAccesses(*this, getCoordKinds(), getCoordCounts(), getCoords());
   for (auto [barrier, access] : llvm::zip(getBarriers(), *accesses)) {
@@ -163,12 +167,13 @@ LogicalResult ArriveOp::verify() {
   if (getBarriers().size() > 1 && kind != BarrierKind::CudaMbarrier)
     return emitOpError("multicast arrive (>> z1 >> z2) needs CudaMbarrier "
                        "barriers");
-  if (getCount() < 1)
+  if (getCountAttr().getInt() < 1)
     return emitOpError() << "arrive count must be at least 1, got "
-                         << getCount();
-  if (kind != BarrierKind::CudaMbarrier && getCount() != 1)
+                         << getCountAttr().getInt();
+  if (kind != BarrierKind::CudaMbarrier && getCountAttr().getInt() != 1)
     return emitOpError() << stringifyBarrierKind(kind)
-                         << " arrives take N = 1, got " << getCount();
+                         << " arrives take N = 1, got "
+                         << getCountAttr().getInt();
   if (kind == BarrierKind::CudaCommitGroup &&
       !isCommitGroupTimeline(getTimeline()))
     return emitOpError()
@@ -217,8 +222,8 @@ void AwaitOp::print(OpAsmPrinter &p) {
   p << '(';
   printAccess(p, getBarrier(), getCoordKinds(), getCoords().getResults(),
               getCtrl());
-  p << ", " << stringifySyncTimeline(getTimeline()) << ", " << getCount()
-    << ')';
+  p << ", " << stringifySyncTimeline(getTimeline()) << ", "
+    << getCountAttr().getInt() << ')';
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {getTimelineAttrName(), getCountAttrName(),
                            getCoordKindsAttrName(), getCoordsAttrName()});
@@ -235,7 +240,7 @@ LogicalResult AwaitOp::verify() {
                                  {getCoordKinds(), getCoords().getResults()})))
     return failure();
   BarrierKind kind = getBarrier().getType().getKind();
-  int64_t n = getCount();
+  int64_t n = getCountAttr().getInt();
   switch (kind) {
   case BarrierKind::CudaCommitGroup:
     if (n < 0)

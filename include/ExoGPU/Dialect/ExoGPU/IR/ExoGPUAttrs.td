@@ -63,15 +63,18 @@ def ExoGPU_SpecialWindowAttr : ExoGPU_Attr<"SpecialWindow", "special_window"> {
     its swizzle mode in bytes (0, 32, 64 or 128) and its shared-memory box.
 
     ```mlir
-    #exogpu.special_window<Sm90_tensorMap(128, 64, 32)>
+    #exogpu.special_window<@Sm90_tensorMap(128, 64, 32)>
     ```
   }];
   let parameters = (ins "int64_t":$swizzle, ArrayRefParameter<"int64_t">:$box);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Prints `@Sm90_tensorMap(swizzle, box...)`.
     void printBody(::mlir::AsmPrinter &printer) const;
-    static SpecialWindowAttr parseBody(::mlir::AsmParser &parser);
+    /// Parses what printBody prints, if an @-name follows.
+    static ::mlir::OptionalParseResult
+    parseOptionalBody(::mlir::AsmParser &parser, SpecialWindowAttr &attr);
   }];
 }
 
