@@ -3,7 +3,9 @@
 
 1. Round trip: every input meant to be accepted prints, re-parses and
    re-prints to the same text, in the custom form and through the generic
-   form (`--mlir-print-op-generic`).
+   form (`--mlir-print-op-generic`). An input with a line
+   `// exogpu-stdlib: NAME` is checked after stdlib/NAME.mlir, the way its
+   RUN lines prepend that instruction library.
 2. Robustness: every input (or split) meant to be rejected makes the tool exit
    with status 1 and an error diagnostic, never a signal.
 
@@ -16,6 +18,7 @@ import subprocess
 import sys
 
 SPLIT = re.compile(r"^// -----\s*$", re.M)
+STDLIB = re.compile(r"^// exogpu-stdlib: (\w+)\s*$", re.M)
 
 
 def run(tool, args, text):
@@ -60,14 +63,18 @@ def check_round_trip(tool, path, chunk, failures):
 def main():
     tool, root = sys.argv[1], pathlib.Path(sys.argv[2])
     files = sorted([*root.glob("test/**/*.mlir"),
-                    *root.glob("examples/**/*.mlir")])
+                    *root.glob("examples/**/*.mlir"),
+                    *root.glob("stdlib/*.mlir")])
     failures = []
     accepted = rejected = 0
     for path in files:
         text = path.read_text()
         runs = run_lines(text)
         rel = path.relative_to(root)
+        prefix = "".join((root / "stdlib" / f"{name}.mlir").read_text()
+                         for name in STDLIB.findall(text))
         for chunk in chunks_of(text, runs):
+            chunk = prefix + chunk
             if "expected-error" in chunk:
                 rejected += 1
                 check_rejected(tool, rel, chunk, failures)

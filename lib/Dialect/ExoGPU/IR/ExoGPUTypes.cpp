@@ -147,7 +147,7 @@ static void printWindowBody(AsmPrinter &printer, WindowType type) {
   }
 }
 
-static WindowType parseWindowBody(AsmParser &parser) {
+WindowType mlir::exogpu::parseCompactWindowBody(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   Type elementType;
   SmallVector<int64_t> shape;
@@ -174,7 +174,7 @@ void WindowType::print(AsmPrinter &printer) const {
 Type WindowType::parse(AsmParser &parser) {
   if (parser.parseLess())
     return {};
-  WindowType type = parseWindowBody(parser);
+  WindowType type = parseCompactWindowBody(parser);
   if (!type || parser.parseGreater())
     return {};
   return type;
@@ -267,7 +267,7 @@ void mlir::exogpu::printCompactType(AsmPrinter &printer, Type type) {
 
 ParseResult mlir::exogpu::parseCompactType(AsmParser &parser, Type &type) {
   if (succeeded(parser.parseOptionalKeyword("window"))) {
-    type = parseWindowBody(parser);
+    type = parseCompactWindowBody(parser);
     return success(static_cast<bool>(type));
   }
   if (succeeded(parser.parseOptionalKeyword("barrier"))) {

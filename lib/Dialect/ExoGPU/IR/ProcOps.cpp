@@ -55,6 +55,18 @@ static ParseResult parseSignature(OpAsmParser &parser, Signature &sig,
         } else if (succeeded(parser.parseOptionalKeyword("bool"))) {
           kind = ParamKind::boolean;
           arg.type = b.getI1Type();
+        } else if (succeeded(parser.parseOptionalKeyword("window"))) {
+          // A special window parameter (Fig. 14): a static box.
+          auto window = parseCompactWindowBody(parser);
+          if (!window)
+            return failure();
+          if (!window.getSpecial())
+            return parser.emitError(loc, "only special windows "
+                                         "(@Sm90_tensorMap) are window "
+                                         "parameters; use a tensor");
+          for (int64_t d : window.getShape())
+            extents.push_back(getAffineConstantExpr(d, ctx));
+          arg.type = window;
         } else {
           Type elementType;
           ControlExprParser ctrl(parser, sig.args);
@@ -149,18 +161,22 @@ static void printSignature(OpAsmPrinter &p, Block &body,
       p << stringifyParamKind(kind);
       continue;
     }
-    auto type = cast<DataTensorType>(arg.getType());
-    p << type.getElementType();
-    AffineMap map = cast<AffineMapAttr>(extents[i]).getValue();
-    if (map.getNumResults()) {
-      p << '[';
-      llvm::interleaveComma(map.getResults(), p, [&](AffineExpr e) {
-        printControlExpr(p, e, body.getArguments());
-      });
-      p << ']';
+    if (auto window = dyn_cast<WindowType>(arg.getType())) {
+      printCompactType(p, window);
+    } else {
+      auto type = cast<DataTensorType>(arg.getType());
+      p << type.getElementType();
+      AffineMap map = cast<AffineMapAttr>(extents[i]).getValue();
+      if (map.getNumResults()) {
+        p << '[';
+        llvm::interleaveComma(map.getResults(), p, [&](AffineExpr e) {
+          printControlExpr(p, e, body.getArguments());
+        });
+        p << ']';
+      }
+      p << ' ';
+      type.getMemory().printBody(p);
     }
-    p << ' ';
-    type.getMemory().printBody(p);
     if (specs) {
       auto spec = cast<ArgSpecAttr>(specs[i]);
       if (!spec.isDefault()) {
@@ -206,11 +222,13 @@ static LogicalResult verifySignature(CallableT op) {
                                 << " type and no extents";
       continue;
     }
-    auto tensor = dyn_cast<DataTensorType>(type);
-    if (!tensor || tensor.getRank() != map.getNumResults())
+    auto tensor = dyn_cast<BufferTypeInterface>(type);
+    auto window = dyn_cast<WindowType>(type);
+    if (!tensor || tensor.getRank() != map.getNumResults() ||
+        (window && !window.getSpecial()))
       return op.emitOpError() << "data parameter " << i
-                              << " must be a tensor with one extent per "
-                                 "dimension";
+                              << " must be a tensor (or a special window) "
+                                 "with one extent per dimension";
     for (auto [dim, expr] : llvm::zip(tensor.getShape(), map.getResults())) {
       auto c = dyn_cast<AffineConstantExpr>(expr);
       if ((c && dim != c.getValue()) || (!c && !ShapedType::isDynamic(dim)))
@@ -443,7 +461,7 @@ LogicalResult InstrOp::verify() {
                              << " cannot carry instruction annotations";
       continue;
     }
-    auto type = cast<DataTensorType>(getParam(i).getType());
+    auto type = cast<BufferTypeInterface>(getParam(i).getType());
     if (spec.getDist().size() > type.getRank())
       return emitOpError() << "parameter " << i << " distributes "
                            << spec.getDist().size()
@@ -599,7 +617,19 @@ static LogicalResult verifyArguments(CallOp call, CallableT callee) {
   for (auto [n, param] : llvm::enumerate(data)) {
     Value arg = call.getDataArgs()[n];
     auto argType = cast<BufferTypeInterface>(arg.getType());
-    auto paramType = cast<DataTensorType>(callee.getParam(param).getType());
+    auto paramType =
+        cast<BufferTypeInterface>(callee.getParam(param).getType());
+    if (auto special = dyn_cast<WindowType>(paramType)) {
+      auto argWindow = dyn_cast<WindowType>(argType);
+      if (!argWindow || argWindow.getSpecial() != special.getSpecial())
+        return call.emitOpError() << "data argument " << n
+                                  << " must be a special window " << special;
+    } else if (auto argWindow = dyn_cast<WindowType>(argType);
+               argWindow && argWindow.getSpecial()) {
+      return call.emitOpError() << "data argument " << n
+                                << " is a special window, the parameter is "
+                                   "a tensor";
+    }
     if (argType.getElementType() != paramType.getElementType())
       return call.emitOpError()
              << "data argument " << n << " has precision "

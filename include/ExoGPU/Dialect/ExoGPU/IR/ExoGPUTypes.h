@@ -30,6 +30,8 @@ bool isScalarPrecision(Type type);
 void printCompactType(AsmPrinter &printer, Type type);
 /// Parses what printCompactType prints.
 ParseResult parseCompactType(AsmParser &parser, Type &type);
+/// Parses the body of a compact window type (after the `window` keyword).
+WindowType parseCompactWindowBody(AsmParser &parser);
 } // namespace mlir::exogpu
 
 #endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUTYPES_H

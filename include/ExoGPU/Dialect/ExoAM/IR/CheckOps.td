@@ -1,0 +1,60 @@
+//===- CheckOps.td - exoam visibility and barrier checks ---*- tablegen -*-===//
+//
+// The AMIR checking statements of Fig. 4 (rules in Fig. 7): `check_reads`,
+// `check_mutates` and `check_barrier`. A check leaves the state unchanged or
+// stops the abstract machine with an error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOAM_CHECK_OPS_TD
+#define EXOAM_CHECK_OPS_TD
+
+include "ExoGPU/Dialect/ExoAM/IR/ExoAMAttrs.td"
+
+/// CheckReads and CheckMutates share their operands (Fig. 4).
+class ExoAM_VisibilityCheckOp<string mnemonic, string which, string rule>
+    : ExoAM_StmtOp<mnemonic> {
+  let summary = "check that earlier " # which # "s are visible: `Check" #
+                rule # "(tau_v, t, e#, tau_q*)`";
+  let description = [{
+    Fails (Fig. 7 CHECK}] # !toupper(rule) # [{) when some }] # which #
+    [{ record of an accessed element is not visible at `level` on any of the
+    `timelines` to every executing thread (without `convergent`), or to any
+    executing thread (with `convergent`, the `t` flag).
+
+    ```mlir
+    exoam.}] # mnemonic # [{ fully_ordered @x[%i] on [cuda_in_order_ram_qual]
+        threads gpu[128 (%t, 1, 0)]
+    ```
+  }];
+  let arguments = (ins ExoAM_VisibilityLevelAttr:$level, UnitAttr:$convergent,
+                       ExoAM_AccessAttr:$target,
+                       ExoAM_QualTimelineSetAttr:$timelines,
+                       ExoAM_ThreadMappingAttr:$threads,
+                       Variadic<Index>:$ctrl);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def ExoAM_CheckReadsOp
+    : ExoAM_VisibilityCheckOp<"check_reads", "read", "Reads">;
+def ExoAM_CheckMutatesOp
+    : ExoAM_VisibilityCheckOp<"check_mutates", "mutate", "Mutates">;
+
+def ExoAM_CheckBarrierOp : ExoAM_StmtOp<"check_barrier"> {
+  let summary = "check arrive/await consistency: `CheckBarrier(e_z#)`";
+  let description = [{
+    Fails when some accessed barrier element has an arrive count different
+    from its await count (Fig. 7 CHECKBARRIER). The translation of a barrier
+    free runs it over the whole barrier (Fig. 5).
+
+    ```mlir
+    exoam.check_barrier @ring[0 to 3]
+    ```
+  }];
+  let arguments = (ins ExoAM_AccessAttr:$barrier, Variadic<Index>:$ctrl);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+#endif // EXOAM_CHECK_OPS_TD

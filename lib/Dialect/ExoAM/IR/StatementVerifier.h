@@ -1,0 +1,30 @@
+//===- StatementVerifier.h - shared checks of exoam statements --*- C++ -*-===//
+//
+// Part of ExoGPU (internal to the exoam dialect library). The static rules
+// every AMIR statement's accesses and thread mapping obey.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_DIALECT_EXOAM_IR_STATEMENTVERIFIER_H
+#define EXOGPU_LIB_DIALECT_EXOAM_IR_STATEMENTVERIFIER_H
+
+#include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
+
+namespace mlir::exoam {
+
+/// Checks that `access`'s coordinates are quasi-affine control expressions
+/// over the `numCtrl` control operands of `op`.
+LogicalResult verifyAccess(Operation *op, AccessAttr access, unsigned numCtrl,
+                           StringRef what);
+
+/// Checks every access of `accesses` (AccessAttrs) like verifyAccess.
+LogicalResult verifyAccesses(Operation *op, ArrayAttr accesses,
+                             unsigned numCtrl, StringRef what);
+
+/// Checks that the tiling iterators of `threads` name control operands.
+LogicalResult verifyThreads(Operation *op, ThreadMappingAttr threads,
+                            unsigned numCtrl);
+
+} // namespace mlir::exoam
+
+#endif // EXOGPU_LIB_DIALECT_EXOAM_IR_STATEMENTVERIFIER_H
