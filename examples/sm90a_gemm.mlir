@@ -1,0 +1,99 @@
+// exogpu-stdlib: sm90a
+//
+// A Hopper tf32 GEMM, C = A * B^T (A: M x K, B: N x K, row major), the kernel
+// the synchronization-check benchmark times (issue 4):
+//  * clusters of 2 CTAs; each cluster computes a 256 x 256 tile of C, each
+//    CTA a 128 x 256 tile;
+//  * warp specialization: 1 producer warp (40 registers), 3 unused warps, and
+//    2 consumer warpgroups (232 registers), blockDim = 384 (paper Fig. 3);
+//  * a 4-stage ring of 128-byte-swizzled shared-memory stages filled by TMA:
+//    each CTA loads its own A tile and half of the B tile, which it
+//    multicasts to both CTAs of the cluster;
+//  * `full` mbarriers (TMA completion, producer -> consumers) and `empty`
+//    mbarriers (stage release, consumers of both CTAs -> producers) with ring
+//    lag 4 (`-5` = ~4, guide "Queue Barrier");
+//  * wgmma m64n256k8 per consumer warpgroup, one commit group in flight.
+// Frees are not written: the compiler inserts them (paper Sec. 3.4).
+
+// CHECK-LABEL: exogpu.proc @gemm_sm90a(
+exogpu.proc @gemm_sm90a(%M: size, %N: size, %K: size,
+    %A: f32[%M, %K] @CudaGmemLinear, %B: f32[%N, %K] @CudaGmemLinear,
+    %C: f32[%M, %N] @CudaGmemLinear)
+    requires %M mod 256 == 0 and %N mod 256 == 0 and %K mod 32 == 0 {
+  // CHECK: exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32)
+  %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32) : f32[?, ?] @CudaGmemLinear
+  %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 128, 32) : f32[?, ?] @CudaGmemLinear
+  // CHECK: exogpu.device_function(clusterDim = 2, warps = ["producer" = (1, 40, 0), "unused" = (3, 40, 0), "consumer" = (8, 0, 232)])
+  exogpu.device_function(clusterDim = 2, warps = ["producer" = (1, 40, 0), "unused" = (3, 40, 0), "consumer" = (8, 0, 232)]) {
+    exogpu.for %m_task in cuda_tasks(0, %M / 256) {
+      exogpu.for %n_task in cuda_tasks(0, %N / 256) {
+        %A_smem = exogpu.alloc f32[2, 4, 128, 32] @Sm90_SmemSwizzled(128)
+        %B_smem = exogpu.alloc f32[2, 4, 256, 32] @Sm90_SmemSwizzled(128)
+        %D = exogpu.alloc f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256)
+        %full = exogpu.alloc barrier[2] @CudaMbarrier
+        %empty = exogpu.alloc barrier[2] @CudaMbarrier
+        %cg = exogpu.alloc barrier[2, 2] @CudaCommitGroup
+
+        exogpu.warps "consumer" {
+          exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+            exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
+              exogpu.call @Sm90_zero_d_m64n256_f32(%D[%cta, %wg, :, :]) : f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256)
+            }
+          }
+        }
+
+        // CHECK: exogpu.for %k in seq(0, %K / 32)
+        exogpu.for %k in seq(0, %K / 32) {
+          // Producer: wait until both CTAs released the stage, then load A
+          // and multicast half of B into it.
+          exogpu.warps "producer" {
+            exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+              exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+                // CHECK: exogpu.await(%empty[%cta], cuda_generic_and_async, -5)
+                exogpu.await(%empty[%cta], cuda_generic_and_async, -5) : barrier[2] @CudaMbarrier
+                exogpu.call @Sm90_tma_load_128x32_f32(%A_smem[%cta, %k mod 4, :, :], %A_map[(%m_task * 2 + %cta) * 128:(%m_task * 2 + %cta) * 128 + 128, %k * 32:%k * 32 + 32]) >> %full[%cta] : f32[2, 4, 128, 32] @Sm90_SmemSwizzled(128), window f32[?, ?] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
+                // CHECK: exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B_smem[:, %k mod 4, %cta * 128:%cta * 128 + 128, :]
+                exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B_smem[:, %k mod 4, %cta * 128:%cta * 128 + 128, :], %B_map[%n_task * 256 + %cta * 128:%n_task * 256 + %cta * 128 + 128, %k * 32:%k * 32 + 32]) >> %full[:] : f32[2, 4, 256, 32] @Sm90_SmemSwizzled(128), window f32[?, ?] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
+                exogpu.arrive(tma_to_smem_async, 1) >> %full[%cta] : barrier[2] @CudaMbarrier
+              }
+            }
+          }
+          // Consumers: wait for the stage (both warpgroups of a CTA), issue
+          // wgmma, keep one commit group in flight per warpgroup, and release
+          // the previous iteration's stage to the producers of both CTAs.
+          exogpu.warps "consumer" {
+            exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+              exogpu.await(%full[%cta], cuda_async_proxy_wgmma, -1) : barrier[2] @CudaMbarrier
+              exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
+                exogpu.for %kk in seq(0, 4) {
+                  // CHECK: exogpu.call @Sm90_mma_async_tf32_m64n256k8(%D[%cta, %wg, :, :], %A_smem[%cta, %k mod 4, %wg * 64:%wg * 64 + 64, %kk * 8:%kk * 8 + 8], %B_smem[%cta, %k mod 4, :, %kk * 8:%kk * 8 + 8])
+                  exogpu.call @Sm90_mma_async_tf32_m64n256k8(%D[%cta, %wg, :, :], %A_smem[%cta, %k mod 4, %wg * 64:%wg * 64 + 64, %kk * 8:%kk * 8 + 8], %B_smem[%cta, %k mod 4, :, %kk * 8:%kk * 8 + 8]) : f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256), f32[2, 4, 128, 32] @Sm90_SmemSwizzled(128), f32[2, 4, 256, 32] @Sm90_SmemSwizzled(128)
+                }
+                exogpu.arrive(wgmma_async, 1) >> %cg[%cta, %wg] : barrier[2, 2] @CudaCommitGroup
+                exogpu.await(%cg[%cta, %wg], cuda_in_order, 1) : barrier[2, 2] @CudaCommitGroup
+              }
+              exogpu.if %k > 0 {
+                // CHECK: exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:]
+                exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
+              }
+            }
+          }
+        }
+
+        // Drain the last commit group, store the accumulators and release
+        // the last stage (so arrive and await counts match when the
+        // barriers are freed).
+        exogpu.warps "consumer" {
+          exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+            exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
+              exogpu.await(%cg[%cta, %wg], cuda_in_order, 0) : barrier[2, 2] @CudaCommitGroup
+              // CHECK: exogpu.call @Sm90_store_d_m64n256_f32[%N](
+              exogpu.call @Sm90_store_d_m64n256_f32[%N](%C[(%m_task * 2 + %cta) * 128 + %wg * 64:(%m_task * 2 + %cta) * 128 + %wg * 64 + 64, %n_task * 256:%n_task * 256 + 256], %D[%cta, %wg, :, :]) : f32[?, ?] @CudaGmemLinear, f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256)
+            }
+            exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
+          }
+        }
+      }
+    }
+  }
+}
