@@ -402,8 +402,7 @@ template <typename WriteOpT> static LogicalResult verifyWriteOp(WriteOpT op) {
            << "destination has rank " << dest.getRank() << " but "
            << op.getIndices().getNumResults() << " indices";
   Block &block = op.getValue().front();
-  auto yield = dyn_cast<YieldOp>(block.getTerminator());
-  if (!yield)
+  if (block.empty() || !isa<YieldOp>(block.back()))
     return op.emitOpError("expression region must end with exogpu.yield");
   if (isa<WindowType>(dest) && cast<WindowType>(dest).getSpecial())
     return op.emitOpError("cannot write through a special window");
