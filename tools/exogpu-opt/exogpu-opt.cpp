@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -13,6 +14,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::exogpu::registerExoGPUDialect(registry);
+  mlir::exogpu::registerExoGPUTransformsPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   return mlir::asMainReturnCode(

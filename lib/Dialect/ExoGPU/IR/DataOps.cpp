@@ -10,6 +10,7 @@
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "StatementSyntax.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/Format.h"
@@ -390,8 +391,23 @@ static void printWriteOp(WriteOpT op, OpAsmPrinter &p, StringRef symbol) {
   printBufferTypes(p, buffers);
 }
 
-/// Checks a write statement: point indices matching the destination rank, a
-/// yielded value of a Fig. 10 precision, and CUDA-scope memory rules.
+/// Checks that a statement at `op`'s device scope may access `memory` directly:
+/// host memory only from CPU code, CUDA memories only from device code (guide,
+/// "Async Blocks": global memory is allocated from the CPU but accessed only
+/// by CUDA code).
+static LogicalResult verifyAccessScope(Operation *op, MemoryAttr memory) {
+  bool cuda = isCudaScope(op);
+  if (cuda && memory.isHost())
+    return op->emitOpError("CUDA code cannot access host memory (DRAM)");
+  if (!cuda && !memory.isHost())
+    return op->emitOpError()
+           << "CPU code cannot access " << stringifyMemoryKind(memory.getKind())
+           << " directly; access it inside a device_function";
+  return success();
+}
+
+/// Checks a write statement: point indices matching the destination rank, an
+/// expression region ending in yield, and the scope of the memory accessed.
 template <typename WriteOpT> static LogicalResult verifyWriteOp(WriteOpT op) {
   auto dest = cast<BufferTypeInterface>(op.getDest().getType());
   if (failed(verifyControlMap(op, op.getIndices(), op.getCtrl().size(),
@@ -406,7 +422,9 @@ template <typename WriteOpT> static LogicalResult verifyWriteOp(WriteOpT op) {
     return op.emitOpError("expression region must end with exogpu.yield");
   if (isa<WindowType>(dest) && cast<WindowType>(dest).getSpecial())
     return op.emitOpError("cannot write through a special window");
-  return success();
+  if (op->template getParentOfType<InstrOp>())
+    return success();
+  return verifyAccessScope(op, dest.getMemory());
 }
 
 Value AssignOp::getValueExpr() {
@@ -474,7 +492,10 @@ LogicalResult ReadOp::verify() {
     return emitOpError() << "result type " << getType()
                          << " differs from the buffer precision "
                          << source.getElementType();
-  return success();
+  // Instruction bodies describe behavior and are not placed in a scope.
+  if ((*this)->getParentOfType<InstrOp>())
+    return success();
+  return verifyAccessScope(*this, source.getMemory());
 }
 
 LogicalResult ConstantOp::verify() {
