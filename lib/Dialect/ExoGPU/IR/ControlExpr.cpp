@@ -403,6 +403,12 @@ static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
     }
     break;
   case AffineExprKind::Mul:
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        c && c.getValue() == -1) {
+      p << '-';
+      printExpr(p, bin.getLHS(), operands, Prec::Factor);
+      break;
+    }
     printExpr(p, bin.getLHS(), operands, Prec::Term);
     p << " * ";
     printExpr(p, bin.getRHS(), operands, Prec::Factor);

@@ -196,7 +196,7 @@ LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-/// Prints `[2, 2] @CudaMbarrier, guarded` (no shape for a single barrier).
+/// Prints `[2, 2] @CudaMbarrier guarded` (no shape for a single barrier).
 static void printBarrierBody(AsmPrinter &printer, BarrierType type) {
   if (!type.getShape().empty()) {
     printShape(printer, type.getShape());
@@ -204,7 +204,7 @@ static void printBarrierBody(AsmPrinter &printer, BarrierType type) {
   }
   printer << '@' << stringifyBarrierKind(type.getKind());
   if (type.getGuarded())
-    printer << ", guarded";
+    printer << " guarded";
 }
 
 static BarrierType parseBarrierBody(AsmParser &parser) {
@@ -222,9 +222,7 @@ static BarrierType parseBarrierBody(AsmParser &parser) {
         << "unknown barrier mechanism '" << name.getValue() << "'";
     return {};
   }
-  bool guarded = succeeded(parser.parseOptionalComma());
-  if (guarded && parser.parseKeyword("guarded"))
-    return {};
+  bool guarded = succeeded(parser.parseOptionalKeyword("guarded"));
   return BarrierType::getChecked([&] { return parser.emitError(loc); },
                                  parser.getContext(), shape, *kind, guarded);
 }

@@ -84,7 +84,7 @@ def ExoGPU_BarrierType : ExoGPU_Type<"Barrier", "barrier"> {
 
     ```mlir
     !exogpu.barrier<[2, 2] @CudaCommitGroup>
-    !exogpu.barrier<[4] @CudaMbarrier, guarded>
+    !exogpu.barrier<[4] @CudaMbarrier guarded>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
