@@ -21,6 +21,8 @@ config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# `not` at the start of a RUN line is found on PATH, not substituted.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.exogpu_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["exogpu-opt"], tool_dirs)

@@ -10,6 +10,7 @@
 #define EXOGPU_ANALYSIS_THREADSET_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -10,6 +10,7 @@
 #include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -55,7 +56,8 @@ bool QualTimelineSetAttr::contains(exogpu::QualTimeline timeline) const {
 SmallVector<exogpu::QualTimeline> QualTimelineSetAttr::getTimelines() const {
   SmallVector<exogpu::QualTimeline> timelines;
   for (uint32_t i = 0; i <= exogpu::getMaxEnumValForQualTimeline(); ++i)
-    if (std::optional<exogpu::QualTimeline> q = exogpu::symbolizeQualTimeline(i);
+    if (std::optional<exogpu::QualTimeline> q =
+            exogpu::symbolizeQualTimeline(i);
         q && contains(*q))
       timelines.push_back(*q);
   return timelines;
@@ -63,10 +65,9 @@ SmallVector<exogpu::QualTimeline> QualTimelineSetAttr::getTimelines() const {
 
 void QualTimelineSetAttr::printBody(AsmPrinter &printer) const {
   printer << '[';
-  llvm::interleaveComma(getTimelines(), printer,
-                        [&](exogpu::QualTimeline q) {
-                          printer << exogpu::stringifyQualTimeline(q);
-                        });
+  llvm::interleaveComma(getTimelines(), printer, [&](exogpu::QualTimeline q) {
+    printer << exogpu::stringifyQualTimeline(q);
+  });
   printer << ']';
 }
 
@@ -88,7 +89,6 @@ static FailureOr<QualMask> parseSyncTimelineSet(AsmParser &parser,
 }
 
 QualTimelineSetAttr QualTimelineSetAttr::parseBody(AsmParser &parser) {
-  SMLoc loc = parser.getCurrentLocation();
   StringRef keyword;
   if (succeeded(parser.parseOptionalKeyword(&keyword, {"qfull", "qtmp"}))) {
     FailureOr<QualMask> bits = parseSyncTimelineSet(parser, keyword);
@@ -111,9 +111,7 @@ QualTimelineSetAttr QualTimelineSetAttr::parseBody(AsmParser &parser) {
             bits |= getQualBit(*q);
             return success();
           }))
-    return (parser.emitError(loc, "expected a qualitative timeline set: "
-                                  "'[...]', 'qfull(...)' or 'qtmp(...)'"),
-            QualTimelineSetAttr());
+    return {};
   return get(parser.getContext(), bits);
 }
 
@@ -154,6 +152,33 @@ LogicalResult AccessAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (coords.getNumSymbols() != 0)
     return emitError() << "coordinate expressions have no symbols";
   return success();
+}
+
+Attribute AccessAttr::parse(AsmParser &parser, Type) {
+  std::string var;
+  SmallVector<int32_t> kinds;
+  AffineMap coords;
+  if (parser.parseLess() || parser.parseString(&var) || parser.parseComma() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       return parser.parseInteger(
+                                           kinds.emplace_back());
+                                     }) ||
+      parser.parseComma() || parser.parseAffineMap(coords) ||
+      parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(),
+                    StringAttr::get(parser.getContext(), var),
+                    ArrayRef<int32_t>(kinds), coords);
+}
+
+void AccessAttr::print(AsmPrinter &printer) const {
+  printer << "<\"";
+  llvm::printEscapedString(getVar().getValue(), printer.getStream());
+  printer << "\", [";
+  llvm::interleaveComma(getKinds(), printer);
+  printer << "], " << getCoords() << '>';
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,8 +223,8 @@ ThreadMappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t size = 1;
   for (TilingDimAttr dim : dims) {
     if (dim.getExtent() > kMaxClusterSize / size)
-      return emitError() << "the tiling describes more than "
-                         << kMaxClusterSize << " threads";
+      return emitError() << "the tiling describes more than " << kMaxClusterSize
+                         << " threads";
     size *= dim.getExtent();
   }
   return success();

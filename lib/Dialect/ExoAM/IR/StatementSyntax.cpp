@@ -86,7 +86,8 @@ ParseResult StatementParser::parseThreads(ParsedThreads &threads) {
     return failure();
   std::optional<ExecScope> parsed = symbolizeExecScope(scope);
   if (!parsed)
-    return parser.emitError(loc, "expected 'threads cpu' or 'threads gpu[...]'");
+    return parser.emitError(loc,
+                            "expected 'threads cpu' or 'threads gpu[...]'");
   threads.scope = *parsed;
   if (threads.scope == ExecScope::cpu)
     return success();
@@ -128,7 +129,7 @@ ParseResult StatementParser::parseNamedSet(StringRef keyword,
 AccessAttr StatementParser::buildAccess(const ParsedAccess &access) {
   return AccessAttr::getChecked(
       [&] { return parser.emitError(parser.getNameLoc()); },
-      parser.getContext(), access.var, access.kinds,
+      parser.getContext(), access.var, ArrayRef<int32_t>(access.kinds),
       ctrl.getMap(access.exprs));
 }
 
@@ -156,12 +157,14 @@ ThreadMappingAttr StatementParser::buildThreads(const ParsedThreads &threads) {
         return {};
       ops.push_back(attr);
     }
-    auto attr = TilingDimAttr::getChecked(emitError, ctx, dim.extent, ops);
+    auto attr = TilingDimAttr::getChecked(emitError, ctx, dim.extent,
+                                          ArrayRef<TilingOpAttr>(ops));
     if (!attr)
       return {};
     dims.push_back(attr);
   }
-  return ThreadMappingAttr::getChecked(emitError, ctx, threads.scope, dims);
+  return ThreadMappingAttr::getChecked(emitError, ctx, threads.scope,
+                                       ArrayRef<TilingDimAttr>(dims));
 }
 
 ParseResult StatementParser::finish(OperationState &result) {

@@ -36,7 +36,6 @@ LogicalResult mlir::exoam::verifyThreads(Operation *op,
           iter && *iter >= static_cast<int64_t>(numCtrl))
         return op->emitOpError()
                << "thread mapping iterator " << *iter
-               << " is not one of the op's " << numCtrl
-               << " control operands";
+               << " is not one of the op's " << numCtrl << " control operands";
   return success();
 }

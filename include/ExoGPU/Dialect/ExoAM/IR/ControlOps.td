@@ -1,4 +1,4 @@
-//===- ControlOps.td - exoam procs, loops, guards, task ids -*- tablegen -*-===//
+//===- ControlOps.td - exoam procs, loops, guards, tasks --*- tablegen -*-===//
 //
 // The structural AMIR statements of Fig. 4 and their big-step rules in
 // Fig. 21: `proc`, `loop`, `if` and `inc_task_id`.
@@ -40,6 +40,7 @@ def ExoAM_ProcOp : ExoAM_Op<"proc", [IsolatedFromAbove, NoTerminator,
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def ExoAM_LoopOp : ExoAM_StmtOp<"loop", [NoTerminator, SingleBlock]> {

@@ -58,11 +58,15 @@ def ExoAM_AccessAttr : ExoAM_Attr<"Access", "access"> {
     operands of the op that holds the access. An access without coordinates
     is the degenerate `x[<>]` of a scalar (Fig. 17).
 
-    In statement syntax: `@A[%i * 16 + %j, 0 to 15]`.
+    In statement syntax: `@A[%i * 16 + %j, 0 to 15]`; standalone:
+
+    ```mlir
+    #exoam.access<"A", [0, 1], (d0, d1) -> (d0 * 16 + d1, 0, 15)>
+    ```
   }];
   let parameters = (ins "StringAttr":$var, ArrayRefParameter<"int32_t">:$kinds,
                         "AffineMap":$coords);
-  let assemblyFormat = "`<` $var `,` `[` $kinds `]` `,` $coords `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The number of coordinates (the rank of the accessed variable).

@@ -1,0 +1,145 @@
+//===- SyncEnv.h - the synchronization environment rho ----------*- C++ -*-===//
+//
+// Part of ExoGPU. The state of the abstract machine (seeds/002 Def. 5.3):
+// per element of every data and barrier variable, a set of read visibility
+// records, a set of mutate visibility records and the barrier counts (arrive,
+// await). A visibility record (q, f, p) holds the timeline of the access, the
+// visibility function S : G -> QualTL -> VL and the arrive counts P it has
+// observed. The helpers of App. B (R, lift, W, A) operate on these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_ABSTRACTMACHINE_SYNCENV_H
+#define EXOGPU_ABSTRACTMACHINE_SYNCENV_H
+
+#include "ExoGPU/AbstractMachine/ThreadSet.h"
+#include "ExoGPU/Dialect/ExoAM/IR/ExoAMAttrs.h"
+#include "mlir/IR/Location.h"
+#include <map>
+#include <set>
+#include <vector>
+
+namespace mlir::exoam {
+
+/// One term of a visibility function: `threads` see the access at `level` on
+/// the `timelines`.
+struct VisibilityGrant {
+  ThreadSet threads;
+  QualMask timelines;
+  VisibilityLevel level;
+
+  bool operator==(const VisibilityGrant &other) const {
+    return level == other.level && timelines == other.timelines &&
+           threads == other.threads;
+  }
+};
+
+/// A visibility function S (Def. 5.3): `S(g, q)` is the largest level of the
+/// grants that contain `g` and `q`, `invisible` if none does. Joins
+/// (Def. B.3 `f1 v f2`) append grants.
+class VisibilityFunction {
+public:
+  /// S(g, q).
+  VisibilityLevel lookup(GlobalThread thread,
+                         exogpu::QualTimeline timeline) const;
+  /// The threads g with S(g, q) >= level for some q in `timelines`.
+  ThreadSet getThreadsSeeing(QualMask timelines, VisibilityLevel level) const;
+  /// S := S v grant.
+  void join(VisibilityGrant grant);
+
+  ArrayRef<VisibilityGrant> getGrants() const { return grants; }
+  bool operator==(const VisibilityFunction &other) const {
+    return grants == other.grants;
+  }
+
+private:
+  SmallVector<VisibilityGrant, 2> grants;
+};
+
+/// One element of a variable: its name and index tuple.
+struct ElementKey {
+  StringAttr var;
+  SmallVector<int64_t, 4> index;
+
+  bool operator<(const ElementKey &other) const;
+  bool operator==(const ElementKey &other) const {
+    return var == other.var && index == other.index;
+  }
+  /// Prints `@x[1, 2]`.
+  void print(raw_ostream &os) const;
+};
+
+/// P (Def. 5.3): the arrive counts a record has observed, per barrier
+/// element.
+using ArriveCounts = std::map<ElementKey, std::set<int64_t>>;
+
+/// A visibility record (q, f, p) of Def. 5.3, with its provenance.
+struct VisibilityRecord {
+  exogpu::QualTimeline timeline;
+  VisibilityFunction visibility;
+  ArriveCounts arrives;
+
+  /// Provenance, no part of the semantics: where the access was recorded
+  /// and by which threads.
+  Location origin;
+  ThreadSet actors;
+
+  /// Equality of (q, f, p); the provenance is ignored.
+  bool isSameRecord(const VisibilityRecord &other) const {
+    return timeline == other.timeline && visibility == other.visibility &&
+           arrives == other.arrives;
+  }
+};
+
+/// rho(x, n): read records, mutate records and barrier counts (a, w).
+struct ElementState {
+  std::vector<VisibilityRecord> reads;
+  std::vector<VisibilityRecord> mutates;
+  int64_t arrives = 0;
+  int64_t awaits = 0;
+};
+
+/// The synchronization environment rho. It is total: an element never
+/// allocated (a proc's data parameter) starts as (empty, empty, (0, 0)).
+class SyncEnv {
+public:
+  /// rho(x, n), created empty on first use.
+  ElementState &get(const ElementKey &key) { return elements[key]; }
+  /// rho(x, n) if it was ever touched, null otherwise (then it is empty).
+  const ElementState *lookup(const ElementKey &key) const;
+  /// ALLOC (Fig. 22): resets every element of `var` whose index lies in
+  /// `[0, extents[0]) x ... x [0, extents[k-1])`.
+  void reset(StringAttr var, ArrayRef<int64_t> extents);
+  /// lift(rho, lambda) (Def. B.2): applies `lambda` to every read and mutate
+  /// record of every element.
+  void lift(function_ref<void(VisibilityRecord &)> lambda);
+
+private:
+  std::map<ElementKey, ElementState> elements;
+};
+
+/// Adds `record` to a record set (the union of Fig. 22 RECORDREAD and
+/// RECORDMUTATE); a record equal to one already there is not added again.
+void addRecord(std::vector<VisibilityRecord> &records, VisibilityRecord record);
+
+/// R(level, t, q, atomic, E, rho, G) of Def. B.1 for one element, with
+/// `arrives` = P_{E, rho}: one record seen by all of `threads` if
+/// `convergent`, otherwise one record per thread. A CPU statement (`threads`
+/// is all of G) makes one record; see docs/abstract-machine.md.
+std::vector<VisibilityRecord>
+makeRecords(VisibilityLevel level, bool convergent,
+            exogpu::QualTimeline timeline, QualMask atomic,
+            const ArriveCounts &arrives, const ThreadSet &threads,
+            Location origin);
+
+/// The witness W(t, g_exec, pre, r) of Def. B.3 (i).
+bool isWitnessed(bool transitive, const ThreadSet &exec, QualMask pre,
+                 const VisibilityRecord &record);
+
+/// The augment A(r, g_exec, full, temp) of Def. B.3 (ii), in place.
+void augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
+             QualMask temp);
+
+} // namespace mlir::exoam
+
+#endif // EXOGPU_ABSTRACTMACHINE_SYNCENV_H

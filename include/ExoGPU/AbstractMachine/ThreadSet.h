@@ -1,0 +1,105 @@
+//===- ThreadSet.h - sets of global threads ---------------------*- C++ -*-===//
+//
+// Part of ExoGPU. Global threads (seeds/002 Def. 5.2: a task id and a natural
+// thread index, Def. 4.1) and the thread sets the abstract machine computes
+// with: either all of G (CPU scope) or, per task, a set of thread indices kept
+// as sorted disjoint intervals.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_ABSTRACTMACHINE_THREADSET_H
+#define EXOGPU_ABSTRACTMACHINE_THREADSET_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <map>
+#include <optional>
+
+namespace mlir::exoam {
+
+/// A global thread `(task, thread)` of Def. 5.2.
+struct GlobalThread {
+  int64_t task;
+  int64_t thread;
+
+  /// Prints `(task 1, thread 5)`.
+  void print(raw_ostream &os) const;
+};
+
+/// A finite set of integers as sorted, disjoint, non-adjacent closed
+/// intervals.
+class IntervalSet {
+public:
+  using Interval = std::pair<int64_t, int64_t>;
+
+  /// Adds `[lo, hi]`; nothing if `lo > hi`.
+  void insert(int64_t lo, int64_t hi);
+  /// Adds every element of `other`.
+  void insert(const IntervalSet &other);
+
+  bool empty() const { return intervals.empty(); }
+  bool contains(int64_t value) const;
+  bool intersects(const IntervalSet &other) const;
+  /// The smallest element not in `other`, if any.
+  std::optional<int64_t> findNotIn(const IntervalSet &other) const;
+  /// The smallest element also in `other`, if any.
+  std::optional<int64_t> findIn(const IntervalSet &other) const;
+  /// The largest element; the set must not be empty.
+  int64_t getMax() const { return intervals.back().second; }
+
+  ArrayRef<Interval> getIntervals() const { return intervals; }
+  bool operator==(const IntervalSet &other) const {
+    return intervals == other.intervals;
+  }
+
+  /// Prints `0..31, 64`.
+  void print(raw_ostream &os) const;
+
+private:
+  SmallVector<Interval, 2> intervals;
+};
+
+/// A set of global threads: all of G, or finitely many threads per task.
+class ThreadSet {
+public:
+  /// The empty set.
+  ThreadSet() = default;
+  /// All global threads (the threads of a CPU statement, Def. 5.2).
+  static ThreadSet getAll();
+  /// `{task} x threads`.
+  static ThreadSet get(int64_t task, const IntervalSet &threads);
+
+  bool isAll() const { return everyThread; }
+  bool empty() const { return !everyThread && byTask.empty(); }
+  bool contains(GlobalThread thread) const;
+  bool intersects(const ThreadSet &other) const;
+  /// Adds every thread of `other`.
+  void insert(const ThreadSet &other);
+  /// A thread of this set not in `other`, if any (the first in task and
+  /// thread order when this set is finite).
+  std::optional<GlobalThread> findNotIn(const ThreadSet &other) const;
+  /// A thread in both sets, if any.
+  std::optional<GlobalThread> findIn(const ThreadSet &other) const;
+  bool isSubsetOf(const ThreadSet &other) const { return !findNotIn(other); }
+  /// Calls `fn` for every thread of a finite set, in task and thread order.
+  void forEachThread(function_ref<void(GlobalThread)> fn) const;
+
+  bool operator==(const ThreadSet &other) const {
+    return everyThread == other.everyThread && byTask == other.byTask;
+  }
+
+  /// Prints `all threads` or `{task 1: 0..31; task 2: 0..31}`.
+  void print(raw_ostream &os) const;
+
+private:
+  bool everyThread = false;
+  /// Non-empty thread sets by task, when not everyThread.
+  std::map<int64_t, IntervalSet> byTask;
+};
+
+} // namespace mlir::exoam
+
+#endif // EXOGPU_ABSTRACTMACHINE_THREADSET_H

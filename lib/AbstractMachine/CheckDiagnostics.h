@@ -1,0 +1,44 @@
+//===- CheckDiagnostics.h - errors of failing checks ------------*- C++ -*-===//
+//
+// Part of ExoGPU (internal to the abstract machine). The errors the abstract
+// machine reports when a check of seeds/002 Fig. 7 fails: what was checked,
+// on which element, which recorded access is not visible, where it was
+// recorded, and which threads and timelines were involved.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_ABSTRACTMACHINE_CHECKDIAGNOSTICS_H
+#define EXOGPU_LIB_ABSTRACTMACHINE_CHECKDIAGNOSTICS_H
+
+#include "ExoGPU/AbstractMachine/SyncEnv.h"
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace mlir::exoam {
+
+/// What a CheckReads / CheckMutates asked for.
+struct VisibilityQuery {
+  VisibilityLevel level;
+  QualMask timelines;
+  bool convergent;
+  const ThreadSet &threads;
+};
+
+/// Emits the error of a failing CheckReads / CheckMutates `check` on
+/// element `key`: `record` (a read if `isRead`, else a mutate) is not
+/// visible as `query` requires, to `blind` (without `convergent`) or to any
+/// checking thread (with it).
+void reportInvisibleRecord(Operation *check, const ElementKey &key, bool isRead,
+                           const VisibilityRecord &record,
+                           const VisibilityQuery &query,
+                           std::optional<GlobalThread> blind);
+
+/// Emits the error of a failing CheckBarrier on element `key`.
+void reportBarrierMismatch(Operation *check, const ElementKey &key,
+                           int64_t arrives, int64_t awaits);
+
+} // namespace mlir::exoam
+
+#endif // EXOGPU_LIB_ABSTRACTMACHINE_CHECKDIAGNOSTICS_H

@@ -1,0 +1,165 @@
+//===- Evaluation.cpp - accesses and thread mappings under sigma ---------===//
+//
+// Part of ExoGPU. Access windows (seeds/002 Fig. 6) and thread mappings
+// (Def. 5.2; the collective tiling interpretation of seeds/001).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/AbstractMachine/Evaluation.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::exoam;
+
+//===----------------------------------------------------------------------===//
+// Access windows
+//===----------------------------------------------------------------------===//
+
+bool AccessWindow::empty() const {
+  return llvm::any_of(
+      ranges, [](IntervalSet::Interval r) { return r.first > r.second; });
+}
+
+bool AccessWindow::isSingleElement() const {
+  return llvm::all_of(
+      ranges, [](IntervalSet::Interval r) { return r.first == r.second; });
+}
+
+bool AccessWindow::forEachElement(
+    function_ref<bool(const ElementKey &)> fn) const {
+  if (empty())
+    return true;
+  ElementKey key{var, {}};
+  for (IntervalSet::Interval r : ranges)
+    key.index.push_back(r.first);
+  // Odometer over the index tuple, last coordinate fastest.
+  while (true) {
+    if (!fn(key))
+      return false;
+    int dim = static_cast<int>(ranges.size()) - 1;
+    for (; dim >= 0; --dim) {
+      if (key.index[dim] < ranges[dim].second) {
+        ++key.index[dim];
+        break;
+      }
+      key.index[dim] = ranges[dim].first;
+    }
+    if (dim < 0)
+      return true;
+  }
+}
+
+void AccessWindow::print(raw_ostream &os) const {
+  os << '@' << var.getValue() << '[';
+  llvm::interleaveComma(ranges, os, [&](IntervalSet::Interval r) {
+    os << r.first;
+    if (r.second != r.first)
+      os << ".." << r.second;
+  });
+  os << ']';
+}
+
+AccessWindow mlir::exoam::evaluateAccess(AccessAttr access,
+                                         ArrayRef<int64_t> values) {
+  AccessWindow window{access.getVar(), {}};
+  AffineMap coords = access.getCoords();
+  unsigned next = 0;
+  for (int32_t kind : access.getKinds()) {
+    int64_t lo = exogpu::evaluateControlExpr(coords.getResult(next++), values);
+    int64_t hi = lo;
+    if (kind == static_cast<int32_t>(AccessCoordKind::Range))
+      hi = exogpu::evaluateControlExpr(coords.getResult(next++), values);
+    window.ranges.push_back({lo, hi});
+  }
+  return window;
+}
+
+std::optional<ElementKey>
+mlir::exoam::findCommonElement(ArrayRef<AccessWindow> windows) {
+  AccessWindow common = windows.front();
+  for (const AccessWindow &window : windows.drop_front()) {
+    if (window.var != common.var ||
+        window.ranges.size() != common.ranges.size())
+      return std::nullopt;
+    for (auto [c, w] : llvm::zip(common.ranges, window.ranges))
+      c = {std::max(c.first, w.first), std::min(c.second, w.second)};
+  }
+  if (common.empty() || !common.isSingleElement())
+    return std::nullopt;
+  ElementKey key{common.var, {}};
+  for (IntervalSet::Interval r : common.ranges)
+    key.index.push_back(r.first);
+  return key;
+}
+
+//===----------------------------------------------------------------------===//
+// Thread mappings
+//===----------------------------------------------------------------------===//
+
+FailureOr<ThreadSet> mlir::exoam::evaluateThreads(Operation *op,
+                                                  ThreadMappingAttr threads,
+                                                  ArrayRef<int64_t> values,
+                                                  int64_t task) {
+  if (threads.getScope() == ExecScope::cpu)
+    return ThreadSet::getAll();
+  ArrayRef<TilingDimAttr> dims = threads.getDims();
+  // The thread pitch P_m is the product of the later extents (Def. 4.2).
+  SmallVector<int64_t> pitches(dims.size(), 1);
+  for (int m = static_cast<int>(dims.size()) - 2; m >= 0; --m)
+    pitches[m] = pitches[m + 1] * dims[m + 1].getExtent();
+
+  // F_m(sigma) (seeds/001): narrow [0, D_m P_m - 1] by each operator, then
+  // divide by the pitch.
+  SmallVector<IntervalSet::Interval> coords;
+  for (auto [m, dim] : llvm::enumerate(dims)) {
+    int64_t pitch = pitches[m];
+    int64_t a = 0, b = dim.getExtent() * pitch - 1;
+    for (TilingOpAttr tilingOp : dim.getOps()) {
+      int64_t s = tilingOp.getIter() ? values[*tilingOp.getIter()] : 0;
+      int64_t start, step, x, last;
+      if (llvm::AddOverflow(a, tilingOp.getLinearOffset(), start) ||
+          llvm::MulOverflow(s, tilingOp.getLinearBox(), step) ||
+          llvm::AddOverflow(start, step, x) ||
+          llvm::AddOverflow(x, tilingOp.getLinearBox() - 1, last))
+        return op->emitError() << "thread mapping overflows in tiling "
+                                  "dimension "
+                               << m << " (iterator value " << s << ")";
+      a = x;
+      b = last;
+    }
+    int64_t lo = llvm::divideFloorSigned(a, pitch);
+    int64_t hi = llvm::divideFloorSigned(b, pitch);
+    if (lo < 0 || hi >= dim.getExtent())
+      return op->emitError() << "thread mapping selects coordinates " << lo
+                             << ".." << hi << " of tiling dimension " << m
+                             << ", which has extent " << dim.getExtent();
+    coords.push_back({lo, hi});
+  }
+
+  // The lexicographic linearization of F_0 x ... x F_{M-1}: one interval of
+  // the last dimension per combination of the others.
+  IntervalSet local;
+  SmallVector<int64_t> index;
+  for (IntervalSet::Interval c : coords)
+    index.push_back(c.first);
+  while (true) {
+    int64_t base = 0;
+    for (size_t m = 0; m + 1 < coords.size(); ++m)
+      base += index[m] * pitches[m];
+    local.insert(base + coords.back().first, base + coords.back().second);
+    int m = static_cast<int>(coords.size()) - 2;
+    for (; m >= 0; --m) {
+      if (index[m] < coords[m].second) {
+        ++index[m];
+        break;
+      }
+      index[m] = coords[m].first;
+    }
+    if (m < 0)
+      break;
+  }
+  return ThreadSet::get(task, local);
+}

@@ -1,0 +1,354 @@
+//===- Interpreter.cpp - the reference abstract machine ------------------===//
+//
+// Part of ExoGPU. One function per big-step rule of seeds/002: Fig. 21
+// (LOOPSTEP/LOOPDONE, SEQ, INCTASKID, IF-TRUE/IF-FALSE), Fig. 22 (ALLOC,
+// CLEARREADS, CLEARMUTATES, RECORDREAD, RECORDMUTATE, FENCE, ARRIVE, AWAIT)
+// and Fig. 7 (CHECKREADS, CHECKMUTATES, CHECKBARRIER). The state is the task
+// id iota, the control environment sigma and the sync environment rho.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/AbstractMachine/Interpreter.h"
+#include "CheckDiagnostics.h"
+#include "ExoGPU/AbstractMachine/Evaluation.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::exoam;
+
+namespace {
+/// The state (iota, sigma, rho) and the rules that transform it.
+class Interpreter {
+public:
+  LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
+
+private:
+  /// SEQ: runs the statements of `block` in order; stops at an error.
+  LogicalResult execBlock(Block &block);
+  LogicalResult exec(Operation *op);
+
+  LogicalResult execLoop(LoopOp op);
+  LogicalResult execIf(IfOp op);
+  LogicalResult execAlloc(AllocOp op);
+  template <typename ClearOp> LogicalResult execClear(ClearOp op, bool reads);
+  template <typename RecordOp>
+  LogicalResult execRecord(RecordOp op, bool reads);
+  LogicalResult execFence(FenceOp op);
+  LogicalResult execArrive(ArriveOp op);
+  LogicalResult execAwait(AwaitOp op);
+  template <typename CheckOp> LogicalResult execCheck(CheckOp op, bool reads);
+  LogicalResult execCheckBarrier(CheckBarrierOp op);
+
+  /// sigma applied to the control operands of `op`.
+  FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
+
+  /// iota.
+  int64_t task = 0;
+  /// sigma: values of proc parameters and loop iterators.
+  DenseMap<Value, int64_t> sigma;
+  /// rho.
+  SyncEnv env;
+};
+} // namespace
+
+LogicalResult Interpreter::run(ProcOp proc, ArrayRef<int64_t> args) {
+  for (auto [param, value] : llvm::zip(proc.getBody().getArguments(), args))
+    sigma[param] = value;
+  return execBlock(proc.getBody().front());
+}
+
+LogicalResult Interpreter::execBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(exec(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult Interpreter::exec(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LoopOp loop) { return execLoop(loop); })
+      .Case([&](IfOp guard) { return execIf(guard); })
+      .Case([&](IncTaskIdOp) {
+        ++task; // INCTASKID
+        return success();
+      })
+      .Case([&](AllocOp alloc) { return execAlloc(alloc); })
+      .Case([&](ClearReadsOp clear) { return execClear(clear, true); })
+      .Case([&](ClearMutatesOp clear) { return execClear(clear, false); })
+      .Case([&](RecordReadOp record) { return execRecord(record, true); })
+      .Case([&](RecordMutateOp record) { return execRecord(record, false); })
+      .Case([&](FenceOp fence) { return execFence(fence); })
+      .Case([&](ArriveOp arrive) { return execArrive(arrive); })
+      .Case([&](AwaitOp await) { return execAwait(await); })
+      .Case([&](CheckReadsOp check) { return execCheck(check, true); })
+      .Case([&](CheckMutatesOp check) { return execCheck(check, false); })
+      .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
+      .Default([](Operation *other) {
+        return other->emitError("the abstract machine interprets only exoam "
+                                "statements");
+      });
+}
+
+FailureOr<SmallVector<int64_t>> Interpreter::getValues(Operation *op,
+                                                       ValueRange ctrl) {
+  SmallVector<int64_t> values;
+  for (Value v : ctrl) {
+    auto it = sigma.find(v);
+    if (it == sigma.end())
+      return op->emitError("control operand is not a proc parameter or an "
+                           "enclosing loop iterator");
+    values.push_back(it->second);
+  }
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
+// Fig. 21: loop, guard
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execLoop(LoopOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  int64_t lo =
+      exogpu::evaluateControlExpr(op.getBounds().getResult(0), *values);
+  int64_t hi =
+      exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
+  // LOOPSTEP while lo < hi, then LOOPDONE.
+  for (int64_t y = lo; y < hi; ++y) {
+    sigma[op.getIterator()] = y;
+    if (failed(execBlock(op.getBody().front())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execIf(IfOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  if (!op.getCondition().evaluate(*values))
+    return success();                     // IF-FALSE
+  return execBlock(op.getBody().front()); // IF-TRUE
+}
+
+//===----------------------------------------------------------------------===//
+// Fig. 22: alloc, clear, record
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execAlloc(AllocOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  AccessWindow extents = evaluateAccess(op.getTarget(), *values);
+  SmallVector<int64_t> sizes;
+  for (IntervalSet::Interval r : extents.ranges)
+    sizes.push_back(r.first);
+  env.reset(extents.var, sizes);
+  return success();
+}
+
+template <typename ClearOp>
+LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  evaluateAccess(op.getTarget(), *values).forEachElement([&](const auto &key) {
+    ElementState &state = env.get(key);
+    (reads ? state.reads : state.mutates).clear();
+    return true;
+  });
+  return success();
+}
+
+template <typename RecordOp>
+LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  FailureOr<ThreadSet> threads =
+      evaluateThreads(op, op.getThreads(), *values, task);
+  if (failed(threads))
+    return failure();
+  // P_{E, rho}: the current arrive count of every accessed barrier element.
+  ArriveCounts arrives;
+  for (Attribute barrier : op.getBarriers())
+    evaluateAccess(cast<AccessAttr>(barrier), *values)
+        .forEachElement([&](const ElementKey &key) {
+          arrives[key].insert(env.get(key).arrives);
+          return true;
+        });
+  std::vector<VisibilityRecord> records =
+      makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
+                  op.getAtomic().getBits(), arrives, *threads, op.getLoc());
+  evaluateAccess(op.getTarget(), *values)
+      .forEachElement([&](const ElementKey &key) {
+        ElementState &state = env.get(key);
+        for (const VisibilityRecord &record : records)
+          addRecord(reads ? state.reads : state.mutates, record);
+        return true;
+      });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fig. 22: fence, arrive, await
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execFence(FenceOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  FailureOr<ThreadSet> threads =
+      evaluateThreads(op, op.getThreads(), *values, task);
+  if (failed(threads))
+    return failure();
+  QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
+           temp = op.getTemp().getBits();
+  env.lift([&](VisibilityRecord &record) {
+    if (isWitnessed(op.getTransitive(), *threads, pre, record))
+      augment(record, *threads, full, temp);
+  });
+  return success();
+}
+
+LogicalResult Interpreter::execArrive(ArriveOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  FailureOr<ThreadSet> threads =
+      evaluateThreads(op, op.getThreads(), *values, task);
+  if (failed(threads))
+    return failure();
+  SmallVector<AccessWindow> windows;
+  for (Attribute barrier : op.getBarriers())
+    windows.push_back(evaluateAccess(cast<AccessAttr>(barrier), *values));
+  std::optional<ElementKey> home = findCommonElement(windows);
+  if (!home)
+    return op.emitError("the barrier accesses of an arrive must share "
+                        "exactly one element, the home barrier");
+  // The arrive counts of rho (before this arrive) of every element of W.
+  SmallVector<std::pair<ElementKey, int64_t>> counts;
+  for (const AccessWindow &window : windows)
+    window.forEachElement([&](const ElementKey &key) {
+      counts.push_back({key, env.get(key).arrives});
+      return true;
+    });
+  QualMask pre = op.getPre().getBits();
+  env.lift([&](VisibilityRecord &record) {
+    if (!isWitnessed(op.getTransitive(), *threads, pre, record))
+      return;
+    for (const auto &[key, count] : counts)
+      record.arrives[key].insert(count);
+  });
+  ++env.get(*home).arrives;
+  return success();
+}
+
+LogicalResult Interpreter::execAwait(AwaitOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  FailureOr<ThreadSet> threads =
+      evaluateThreads(op, op.getThreads(), *values, task);
+  if (failed(threads))
+    return failure();
+  AccessWindow window = evaluateAccess(op.getBarrier(), *values);
+  if (window.empty() || !window.isSingleElement())
+    return op.emitError("an await must access exactly one barrier element");
+  ElementKey key{window.var, {}};
+  for (IntervalSet::Interval r : window.ranges)
+    key.index.push_back(r.first);
+  const ElementState &state = env.get(key);
+  int64_t a = state.arrives, w = state.awaits, n = op.getNAttr().getInt();
+  // Max and New of Fig. 22 AWAIT, with overflow checks for extreme n.
+  int64_t max, next;
+  bool overflow = n >= 0 ? llvm::SubOverflow(a, n, max) ||
+                               llvm::SubOverflow(max, int64_t(1), max)
+                         : llvm::AddOverflow(w, n, max) ||
+                               llvm::AddOverflow(max, int64_t(1), max);
+  if (overflow)
+    return op.emitError("await pairing count overflows with n = ") << n;
+  next = n >= 0 ? std::max(w, max + 1) : w + 1;
+  QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
+  env.lift([&](VisibilityRecord &record) {
+    auto it = record.arrives.find(key);
+    if (it != record.arrives.end() && !it->second.empty() &&
+        *it->second.begin() <= max)
+      augment(record, *threads, full, temp);
+  });
+  env.get(key).awaits = next;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fig. 7: checks
+//===----------------------------------------------------------------------===//
+
+template <typename CheckOp>
+LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  FailureOr<ThreadSet> threads =
+      evaluateThreads(op, op.getThreads(), *values, task);
+  if (failed(threads))
+    return failure();
+  VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
+                        op.getConvergent(), *threads};
+  bool passed =
+      evaluateAccess(op.getTarget(), *values)
+          .forEachElement([&](const ElementKey &key) {
+            const ElementState *state = env.lookup(key);
+            if (!state)
+              return true;
+            for (const VisibilityRecord &record :
+                 reads ? state->reads : state->mutates) {
+              // The threads g with S(g, q) >= level for some checked q.
+              ThreadSet seeing = record.visibility.getThreadsSeeing(
+                  query.timelines, query.level);
+              if (!query.convergent) {
+                // t = false: error if some executing thread sees it on none.
+                if (std::optional<GlobalThread> blind =
+                        threads->findNotIn(seeing)) {
+                  reportInvisibleRecord(op, key, reads, record, query, blind);
+                  return false;
+                }
+              } else if (!threads->intersects(seeing)) {
+                // t = true: error if no executing thread sees it.
+                reportInvisibleRecord(op, key, reads, record, query,
+                                      std::nullopt);
+                return false;
+              }
+            }
+            return true;
+          });
+  return success(passed);
+}
+
+LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  bool passed =
+      evaluateAccess(op.getBarrier(), *values)
+          .forEachElement([&](const ElementKey &key) {
+            const ElementState *state = env.lookup(key);
+            if (!state || state->arrives == state->awaits)
+              return true;
+            reportBarrierMismatch(op, key, state->arrives, state->awaits);
+            return false;
+          });
+  return success(passed);
+}
+
+LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args) {
+  if (args.size() != proc.getBody().getNumArguments())
+    return proc.emitError("the abstract machine needs one value per "
+                          "parameter: got ")
+           << args.size() << ", expected " << proc.getBody().getNumArguments();
+  Interpreter interpreter;
+  return interpreter.run(proc, args);
+}

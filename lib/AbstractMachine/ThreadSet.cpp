@@ -1,0 +1,188 @@
+//===- ThreadSet.cpp - sets of global threads ----------------------------===//
+//
+// Part of ExoGPU. Interval sets and sets of global threads (seeds/002
+// Def. 5.2).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/AbstractMachine/ThreadSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::exoam;
+
+//===----------------------------------------------------------------------===//
+// IntervalSet
+//===----------------------------------------------------------------------===//
+
+void IntervalSet::insert(int64_t lo, int64_t hi) {
+  if (lo > hi)
+    return;
+  SmallVector<Interval, 2> merged;
+  bool placed = false;
+  for (Interval in : intervals) {
+    // Disjoint and not adjacent: keep as is (the new one goes in order).
+    if (in.second < lo - 1 || in.first > hi + 1) {
+      if (!placed && in.first > hi) {
+        merged.push_back({lo, hi});
+        placed = true;
+      }
+      merged.push_back(in);
+      continue;
+    }
+    lo = std::min(lo, in.first);
+    hi = std::max(hi, in.second);
+  }
+  if (!placed)
+    merged.push_back({lo, hi});
+  intervals = std::move(merged);
+}
+
+void IntervalSet::insert(const IntervalSet &other) {
+  for (Interval in : other.intervals)
+    insert(in.first, in.second);
+}
+
+bool IntervalSet::contains(int64_t value) const {
+  return llvm::any_of(intervals, [&](Interval in) {
+    return in.first <= value && value <= in.second;
+  });
+}
+
+std::optional<int64_t> IntervalSet::findIn(const IntervalSet &other) const {
+  for (Interval a : intervals)
+    for (Interval b : other.intervals)
+      if (std::max(a.first, b.first) <= std::min(a.second, b.second))
+        return std::max(a.first, b.first);
+  return std::nullopt;
+}
+
+bool IntervalSet::intersects(const IntervalSet &other) const {
+  return findIn(other).has_value();
+}
+
+std::optional<int64_t> IntervalSet::findNotIn(const IntervalSet &other) const {
+  for (Interval a : intervals) {
+    // Walk `a` upwards, skipping the parts `other` covers.
+    int64_t next = a.first;
+    for (Interval b : other.intervals) {
+      if (b.second < next)
+        continue;
+      if (b.first > next)
+        break;
+      next = b.second + 1;
+    }
+    if (next <= a.second)
+      return next;
+  }
+  return std::nullopt;
+}
+
+void IntervalSet::print(raw_ostream &os) const {
+  llvm::interleaveComma(intervals, os, [&](Interval in) {
+    os << in.first;
+    if (in.second != in.first)
+      os << ".." << in.second;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadSet
+//===----------------------------------------------------------------------===//
+
+ThreadSet ThreadSet::getAll() {
+  ThreadSet set;
+  set.everyThread = true;
+  return set;
+}
+
+ThreadSet ThreadSet::get(int64_t task, const IntervalSet &threads) {
+  ThreadSet set;
+  if (!threads.empty())
+    set.byTask[task] = threads;
+  return set;
+}
+
+bool ThreadSet::contains(GlobalThread thread) const {
+  if (everyThread)
+    return true;
+  auto it = byTask.find(thread.task);
+  return it != byTask.end() && it->second.contains(thread.thread);
+}
+
+std::optional<GlobalThread> ThreadSet::findIn(const ThreadSet &other) const {
+  if (everyThread && other.everyThread)
+    return GlobalThread{0, 0};
+  if (everyThread)
+    return other.findIn(*this);
+  for (const auto &[task, threads] : byTask) {
+    if (other.everyThread)
+      return GlobalThread{task, threads.getIntervals().front().first};
+    auto it = other.byTask.find(task);
+    if (it == other.byTask.end())
+      continue;
+    if (std::optional<int64_t> thread = threads.findIn(it->second))
+      return GlobalThread{task, *thread};
+  }
+  return std::nullopt;
+}
+
+bool ThreadSet::intersects(const ThreadSet &other) const {
+  return findIn(other).has_value();
+}
+
+void ThreadSet::insert(const ThreadSet &other) {
+  if (everyThread)
+    return;
+  if (other.everyThread) {
+    *this = getAll();
+    return;
+  }
+  for (const auto &[task, threads] : other.byTask)
+    byTask[task].insert(threads);
+}
+
+std::optional<GlobalThread> ThreadSet::findNotIn(const ThreadSet &other) const {
+  if (other.everyThread)
+    return std::nullopt;
+  if (everyThread) {
+    // G is unbounded: a task past every task of `other` is missing there.
+    int64_t task = other.byTask.empty() ? 0 : other.byTask.rbegin()->first + 1;
+    return GlobalThread{task, 0};
+  }
+  for (const auto &[task, threads] : byTask) {
+    auto it = other.byTask.find(task);
+    if (it == other.byTask.end())
+      return GlobalThread{task, threads.getIntervals().front().first};
+    if (std::optional<int64_t> thread = threads.findNotIn(it->second))
+      return GlobalThread{task, *thread};
+  }
+  return std::nullopt;
+}
+
+void ThreadSet::forEachThread(function_ref<void(GlobalThread)> fn) const {
+  for (const auto &[task, threads] : byTask)
+    for (IntervalSet::Interval in : threads.getIntervals())
+      for (int64_t thread = in.first; thread <= in.second; ++thread)
+        fn(GlobalThread{task, thread});
+}
+
+void ThreadSet::print(raw_ostream &os) const {
+  if (everyThread) {
+    os << "all threads";
+    return;
+  }
+  os << '{';
+  llvm::interleave(
+      byTask, os,
+      [&](const auto &entry) {
+        os << "task " << entry.first << ": ";
+        entry.second.print(os);
+      },
+      "; ");
+  os << '}';
+}
+
+void GlobalThread::print(raw_ostream &os) const {
+  os << "(task " << task << ", thread " << thread << ')';
+}

@@ -1,0 +1,111 @@
+//===- CheckOps.cpp - exoam visibility and barrier checks ----------------===//
+//
+// Part of ExoGPU. `check_reads`, `check_mutates` and `check_barrier`
+// (seeds/002 Fig. 4, Fig. 7).
+//
+//===----------------------------------------------------------------------===//
+
+#include "StatementSyntax.h"
+#include "StatementVerifier.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::exoam;
+
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoAM/IR/CheckOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// CheckReadsOp, CheckMutatesOp
+//===----------------------------------------------------------------------===//
+
+/// Parses `level [convergent] @x[...] on [...] threads ...`.
+template <typename CheckOp>
+static ParseResult parseCheck(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  StatementParser stmt(parser);
+  VisibilityLevel level;
+  ParsedAccess target;
+  ParsedThreads threads;
+  if (stmt.parseLevel(level))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("convergent")))
+    result.addAttribute(CheckOp::getConvergentAttrName(result.name),
+                        UnitAttr::get(ctx));
+  QualTimelineSetAttr timelines;
+  if (stmt.parseAccess(target) || parser.parseKeyword("on") ||
+      !(timelines = QualTimelineSetAttr::parseBody(parser)) ||
+      stmt.parseThreads(threads))
+    return failure();
+  AccessAttr targetAttr = stmt.buildAccess(target);
+  ThreadMappingAttr threadAttr = stmt.buildThreads(threads);
+  if (!targetAttr || !threadAttr)
+    return failure();
+  result.addAttribute(CheckOp::getLevelAttrName(result.name),
+                      VisibilityLevelAttr::get(ctx, level));
+  result.addAttribute(CheckOp::getTargetAttrName(result.name), targetAttr);
+  result.addAttribute(CheckOp::getTimelinesAttrName(result.name), timelines);
+  result.addAttribute(CheckOp::getThreadsAttrName(result.name), threadAttr);
+  return stmt.finish(result);
+}
+
+template <typename CheckOp>
+static void printCheck(CheckOp op, OpAsmPrinter &p) {
+  p << ' ' << stringifyVisibilityLevel(op.getLevel());
+  if (op.getConvergent())
+    p << " convergent";
+  p << ' ';
+  printAccess(p, op.getTarget(), op.getCtrl());
+  p << " on ";
+  op.getTimelines().printBody(p);
+  printThreads(p, op.getThreads(), op.getCtrl());
+  p.printOptionalAttrDict(op->getAttrs(),
+                          {op.getLevelAttrName(), op.getConvergentAttrName(),
+                           op.getTargetAttrName(), op.getTimelinesAttrName(),
+                           op.getThreadsAttrName()});
+}
+
+template <typename CheckOp> static LogicalResult verifyCheck(CheckOp op) {
+  unsigned numCtrl = op.getCtrl().size();
+  return failure(
+      failed(verifyAccess(op, op.getTarget(), numCtrl, "check of")) ||
+      failed(verifyThreads(op, op.getThreads(), numCtrl)));
+}
+
+ParseResult CheckReadsOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseCheck<CheckReadsOp>(parser, result);
+}
+void CheckReadsOp::print(OpAsmPrinter &p) { printCheck(*this, p); }
+LogicalResult CheckReadsOp::verify() { return verifyCheck(*this); }
+
+ParseResult CheckMutatesOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseCheck<CheckMutatesOp>(parser, result);
+}
+void CheckMutatesOp::print(OpAsmPrinter &p) { printCheck(*this, p); }
+LogicalResult CheckMutatesOp::verify() { return verifyCheck(*this); }
+
+//===----------------------------------------------------------------------===//
+// CheckBarrierOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CheckBarrierOp::parse(OpAsmParser &parser, OperationState &result) {
+  StatementParser stmt(parser);
+  ParsedAccess barrier;
+  if (stmt.parseAccess(barrier))
+    return failure();
+  AccessAttr attr = stmt.buildAccess(barrier);
+  if (!attr)
+    return failure();
+  result.addAttribute(getBarrierAttrName(result.name), attr);
+  return stmt.finish(result);
+}
+
+void CheckBarrierOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  printAccess(p, getBarrier(), getCtrl());
+  p.printOptionalAttrDict((*this)->getAttrs(), {getBarrierAttrName()});
+}
+
+LogicalResult CheckBarrierOp::verify() {
+  return verifyAccess(*this, getBarrier(), getCtrl().size(), "barrier");
+}
