@@ -9,7 +9,7 @@
 #include "ExoGPU/Analysis/CollectiveTiling.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -103,8 +103,8 @@ LogicalResult CollTiling::splitDim(unsigned m, int64_t factor,
                                    std::string &reason) {
   const CollDim &old = dims[m];
   if (factor <= 1 || old.extent % factor != 0) {
-    reason = "cannot split a dimension of extent " + str(old.extent) +
-             " by " + str(factor);
+    reason = "cannot split a dimension of extent " + str(old.extent) + " by " +
+             str(factor);
     return failure();
   }
   // seeds/001: ops with linearBox / P_m >= f go to the outer dimension and
@@ -138,6 +138,14 @@ LogicalResult CollTiling::splitDim(unsigned m, int64_t factor,
   return success();
 }
 
+void CollTiling::mergeDims(unsigned m, unsigned count) {
+  CollDim &outer = dims[m];
+  for (unsigned i = 1; i < count; ++i)
+    outer.extent *= dims[m + i].extent;
+  outer.pitch = dims[m + count - 1].pitch;
+  dims.erase(dims.begin() + m + 1, dims.begin() + m + count);
+}
+
 LogicalResult CollTiling::completeTo(ArrayRef<int64_t> pitches,
                                      std::string &reason) {
   for (int64_t pitch : pitches) {
@@ -152,12 +160,13 @@ LogicalResult CollTiling::completeTo(ArrayRef<int64_t> pitches,
 
 FailureOr<ThreadSet>
 CollTiling::evaluate(function_ref<std::optional<int64_t>(Value)> iterValue,
-                     std::string &reason) const {
+                     std::string &reason, bool tileOnly) const {
   // F_m(sigma) of seeds/001 as coordinate intervals [lo, hi].
   SmallVector<std::pair<int64_t, int64_t>> coords;
   for (const CollDim &d : dims) {
     int64_t a = 0;
     int64_t b = d.extent * d.pitch - 1;
+    int64_t tileA = a, tileB = b;
     for (const CollDimOp &op : d.ops) {
       int64_t sigma = 0;
       if (op.iter) {
@@ -175,6 +184,14 @@ CollTiling::evaluate(function_ref<std::optional<int64_t>(Value)> iterValue,
       }
       a = a + op.linearOffset + sigma * op.linearBox;
       b = a + op.linearBox - 1;
+      if (op.isTiling) {
+        tileA = a;
+        tileB = b;
+      }
+    }
+    if (tileOnly) {
+      a = tileA;
+      b = tileB;
     }
     coords.push_back({a / d.pitch, b / d.pitch});
   }
@@ -215,7 +232,7 @@ void CollTiling::print(
         if (d.pitch != 1)
           os << " pitch " << d.pitch;
         for (const CollDimOp &op : d.ops) {
-          os << (op.iter ? ": " : ": ");
+          os << ": ";
           if (op.iter)
             printIter(os, op.iter);
           else
@@ -249,13 +266,12 @@ static SmallVector<unsigned> getProperDims(const CollTiling &tiling) {
 /// Shape alignment: domain completion of the tiling and the type to the
 /// union of their thread pitch sets (seeds/001 "Domain Completion").
 /// Returns the tiling dimension index of each dimension of the type.
-static FailureOr<SmallVector<unsigned>> alignShapes(CollTiling &tiling,
-                                                    CollType &type,
-                                                    std::string &reason) {
-  if (tiling.getNumThreads() != (type.getDomain().empty()
-                                     ? 1
-                                     : type.getDomain().front() *
-                                           type.getThreadPitches().front())) {
+static FailureOr<SmallVector<unsigned>>
+alignShapes(CollTiling &tiling, CollType &type, std::string &reason) {
+  if (tiling.getNumThreads() !=
+      (type.getDomain().empty()
+           ? 1
+           : type.getDomain().front() * type.getThreadPitches().front())) {
     reason = "the unit and the tiling cover different thread counts";
     return failure();
   }
@@ -279,63 +295,90 @@ static FailureOr<SmallVector<unsigned>> alignShapes(CollTiling &tiling,
   return dims;
 }
 
-FailureOr<CollTiling> mlir::exogpu::deriveTiling(const CollTiling &env,
-                                                 const CollType &unit,
-                                                 const DeriveSpec &spec,
-                                                 std::string &reason) {
-  CollTiling tiling = env;
+FailureOr<DerivedTiling> mlir::exogpu::deriveTiling(const CollTiling &env,
+                                                    const CollType &unit,
+                                                    const DeriveSpec &spec,
+                                                    DeriveError &error) {
+  auto fail = [&](DeriveError::Kind kind, std::string message) {
+    error.kind = kind;
+    error.message = std::move(message);
+    return failure();
+  };
+  DerivedTiling result{env, std::nullopt};
+  CollTiling &tiling = result.tiling;
   CollType type = unit;
+  std::string reason;
   FailureOr<SmallVector<unsigned>> dims = alignShapes(tiling, type, reason);
   if (failed(dims))
-    return failure();
+    return fail(DeriveError::Kind::Misaligned, reason);
   SmallVector<int64_t> box = tiling.getBox();
-  std::optional<unsigned> tiled;
+  // The positions (into `dims`) the unit subdivides.
+  SmallVector<unsigned> subdivided;
   for (auto [i, m] : llvm::enumerate(*dims)) {
     int64_t extent = tiling.getDims()[m].extent;
     int64_t unitCoord = type.getBox()[i];
     int64_t envCoord = box[m];
-    if (unitCoord == kTop || unitCoord == envCoord)
+    // A unit spanning the whole dimension keeps the scope's box there (a
+    // CTA unit under a warps block selects those warps of one CTA).
+    if (unitCoord == kTop || unitCoord == envCoord || unitCoord == extent)
       continue;
-    if (unitCoord == extent || unitCoord > envCoord) {
-      reason = "the unit needs " + str(unitCoord) + " of the " + str(extent) +
-               " positions of a dimension where the scope's collective has " +
-               str(envCoord);
-      return failure();
-    }
-    if (tiled) {
-      SmallVector<int64_t> unitBox(type.getBox());
-      reason = "the unit subdivides more than one dimension: domain " +
-               formatTuple(type.getDomain()) + ", scope box " +
-               formatTuple(box) + ", unit box " + formatTuple(unitBox);
-      return failure();
-    }
-    tiled = m;
-    if (spec.hi * unitCoord > envCoord) {
-      reason = "the scope's collective has room for " +
-               str(envCoord / unitCoord) + " unit(s) where " + str(spec.hi) +
-               " are needed";
-      return failure();
-    }
-    // Single-dimension refinement: one operator in linear thread units.
-    int64_t pitch = tiling.getDims()[m].pitch;
-    CollDimOp op;
-    op.iter = spec.iter;
-    op.isTiling = spec.isTiling;
-    op.linearOffset = spec.lo * unitCoord * pitch;
-    op.tileCount = spec.isTiling ? spec.hi - spec.lo : 1;
-    op.linearBox =
-        (spec.isTiling ? unitCoord : (spec.hi - spec.lo) * unitCoord) * pitch;
-    op.threadPitch = op.tileCount > 1 ? op.linearBox : 0;
-    CollTiling result = tiling;
-    return result.appendOp(m, op);
+    if (unitCoord > envCoord)
+      return fail(DeriveError::Kind::NotEnoughThreads,
+                  "the unit needs " + str(unitCoord) + " of the " +
+                      str(extent) +
+                      " positions of a dimension in which the "
+                      "scope's collective has " +
+                      str(envCoord));
+    subdivided.push_back(i);
   }
-  if (spec.lo != 0 || spec.hi != 1) {
-    reason = "the unit equals the scope's collective, so only the range "
-             "[0, 1) is possible, not [" +
-             str(spec.lo) + ", " + str(spec.hi) + ")";
-    return failure();
+  if (subdivided.empty()) {
+    if (spec.lo != 0 || spec.hi != 1)
+      return fail(DeriveError::Kind::NotEnoughThreads,
+                  "the unit is the scope's whole collective, so only the "
+                  "range [0, 1) fits, not [" +
+                      str(spec.lo) + ", " + str(spec.hi) + ")");
+    return result;
   }
-  return tiling;
+  // Several subdivided dimensions are one hierarchical slice when they are
+  // adjacent, the unit takes one position of all but the last, and the
+  // scope has no operators on all but the first (a unit of 8 threads under
+  // a warps block tiles the selected warps' threads): merge them.
+  unsigned first = subdivided.front(), last = subdivided.back();
+  bool mergeable = last - first + 1 == subdivided.size();
+  for (unsigned i = first; mergeable && i < last; ++i)
+    mergeable = type.getBox()[i] == 1 && (*dims)[i + 1] == (*dims)[i] + 1 &&
+                tiling.getDims()[(*dims)[i + 1]].ops.empty();
+  if (!mergeable)
+    return fail(DeriveError::Kind::Misaligned,
+                "the unit subdivides more than one dimension: over domain " +
+                    formatTuple(type.getDomain()) + " the scope has box " +
+                    formatTuple(box) + " and the unit box " +
+                    formatTuple(type.getBox()));
+  unsigned m = (*dims)[first];
+  tiling.mergeDims(m, last - first + 1);
+  int64_t unitCoord = type.getBox()[last];
+  int64_t envCoord = tiling.getDims()[m].getBoxCoord();
+
+  // Single-dimension refinement: one operator, in linear thread units.
+  if (spec.hi * unitCoord > envCoord)
+    return fail(DeriveError::Kind::NotEnoughThreads,
+                "the scope's collective has room for " +
+                    str(envCoord / unitCoord) +
+                    " unit(s) along the subdivided "
+                    "dimension, but " +
+                    str(spec.hi) + " are needed");
+  int64_t pitch = tiling.getDims()[m].pitch;
+  CollDimOp op;
+  op.iter = spec.iter;
+  op.isTiling = spec.isTiling;
+  op.linearOffset = spec.lo * unitCoord * pitch;
+  op.tileCount = spec.isTiling ? spec.hi - spec.lo : 1;
+  op.linearBox =
+      (spec.isTiling ? unitCoord : (spec.hi - spec.lo) * unitCoord) * pitch;
+  op.threadPitch = op.tileCount > 1 ? op.linearBox : 0;
+  tiling.appendOp(m, op);
+  result.op = op;
+  return result;
 }
 
 LogicalResult mlir::exogpu::matchUnit(const CollTiling &tiling,
@@ -343,8 +386,7 @@ LogicalResult mlir::exogpu::matchUnit(const CollTiling &tiling,
                                       std::string &reason) {
   CollTiling completed = tiling;
   CollType type = unit;
-  FailureOr<SmallVector<unsigned>> dims =
-      alignShapes(completed, type, reason);
+  FailureOr<SmallVector<unsigned>> dims = alignShapes(completed, type, reason);
   if (failed(dims))
     return failure();
   SmallVector<int64_t> coords =

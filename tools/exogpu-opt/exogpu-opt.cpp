@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/AbstractMachine/Passes.h"
+#include "ExoGPU/Analysis/Passes.h"
+#include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
 #include "ExoGPU/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +17,9 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::exogpu::registerExoGPUDialect(registry);
+  mlir::exoam::registerExoAMDialect(registry);
+  mlir::exoam::registerExoGPUAbstractMachinePasses();
+  mlir::exogpu::registerExoGPUAnalysisPasses();
   mlir::exogpu::registerExoGPUTransformsPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -71,19 +71,28 @@ public:
   /// The operator that `iter` added, if any.
   const CollDimOp *findOp(Value iter) const;
 
+  /// Appends `op` to the operators of dimension `m`.
+  void appendOp(unsigned m, const CollDimOp &op) { dims[m].ops.push_back(op); }
+
   /// Reshape: splits dimension `m` by `factor` (seeds/001 "Collective Tiling
   /// Reshape"). Fails if the operators do not align with the new pitches.
   LogicalResult splitDim(unsigned m, int64_t factor, std::string &reason);
+
+  /// Merges dimensions m..m+count-1 into one; the dimensions after the
+  /// first must have no operators (the inverse of splitDim).
+  void mergeDims(unsigned m, unsigned count);
 
   /// Domain completion to a target thread pitch set.
   LogicalResult completeTo(ArrayRef<int64_t> pitches, std::string &reason);
 
   /// The thread collective for the given iterator values (seeds/001: the
   /// product of F_m(sigma) linearized by the domain). `iterValue` returns
-  /// the value of an iterator, or nullopt if unknown.
+  /// the value of an iterator, or nullopt if unknown. With `tileOnly`, each
+  /// dimension stops at its last tiling operator: the tile that owns the
+  /// collective, ignoring later warp specializations.
   FailureOr<ThreadSet>
   evaluate(function_ref<std::optional<int64_t>(Value)> iterValue,
-           std::string &reason) const;
+           std::string &reason, bool tileOnly = false) const;
 
   /// Prints `[128: %m(box 16, tiles 8, pitch 16)]`, one bracket per
   /// dimension with its extent, pitch if not 1, and operators.
@@ -104,13 +113,35 @@ struct DeriveSpec {
   int64_t hi = 1;
 };
 
+/// Why derive_omega failed.
+struct DeriveError {
+  enum class Kind {
+    /// The unit, or the requested number of units, does not fit in the
+    /// scope's collective.
+    NotEnoughThreads,
+    /// The unit cannot be aligned with the tiling (indivisible pitches,
+    /// several dimensions to subdivide, tiles straddling a pitch).
+    Misaligned,
+  };
+  Kind kind = Kind::Misaligned;
+  std::string message;
+};
+
+/// The result of derive_omega: the new tiling and the operator it appended
+/// (none for a trivial tiling, where the unit equals the scope's collective).
+struct DerivedTiling {
+  CollTiling tiling;
+  std::optional<CollDimOp> op;
+};
+
 /// derive_omega (seeds/002 Sec. 4): shape alignment of `env` and the
 /// agnostically typed `unit` by domain completion to the union of their
 /// thread pitch sets, then single-dimension refinement (one operator
 /// appended to the unique dimension the unit subdivides).
-FailureOr<CollTiling> deriveTiling(const CollTiling &env, const CollType &unit,
-                                   const DeriveSpec &spec,
-                                   std::string &reason);
+FailureOr<DerivedTiling> deriveTiling(const CollTiling &env,
+                                      const CollType &unit,
+                                      const DeriveSpec &spec,
+                                      DeriveError &error);
 
 /// Whether `tiling` yields only collectives matching the unitarily typed
 /// `unit` (a tau_u-scope, seeds/001 "Collective Type Interpretation"):
