@@ -59,7 +59,7 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
                                         std::optional<GlobalThread> blind) {
   StringRef kind = isRead ? "read" : "mutate";
   std::string timelines = formatTimelines(query.timelines);
-  InFlightDiagnostic diag = check->emitError();
+  InFlightDiagnostic diag = emitError(check->getLoc());
   diag << check->getName().stripDialect() << " failed on " << format(key)
        << ": a " << kind << " recorded on "
        << exogpu::stringifyQualTimeline(record.timeline)
@@ -88,7 +88,7 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
 
 void mlir::exoam::reportBarrierMismatch(Operation *check, const ElementKey &key,
                                         int64_t arrives, int64_t awaits) {
-  check->emitError() << check->getName().stripDialect() << " failed on "
-                     << format(key) << ": arrive count " << arrives
-                     << " differs from await count " << awaits;
+  emitError(check->getLoc())
+      << check->getName().stripDialect() << " failed on " << format(key)
+      << ": arrive count " << arrives << " differs from await count " << awaits;
 }

@@ -124,18 +124,19 @@ FailureOr<ThreadSet> mlir::exoam::evaluateThreads(Operation *op,
           llvm::MulOverflow(s, tilingOp.getLinearBox(), step) ||
           llvm::AddOverflow(start, step, x) ||
           llvm::AddOverflow(x, tilingOp.getLinearBox() - 1, last))
-        return op->emitError() << "thread mapping overflows in tiling "
-                                  "dimension "
-                               << m << " (iterator value " << s << ")";
+        return emitError(op->getLoc()) << "thread mapping overflows in tiling "
+                                          "dimension "
+                                       << m << " (iterator value " << s << ")";
       a = x;
       b = last;
     }
     int64_t lo = llvm::divideFloorSigned(a, pitch);
     int64_t hi = llvm::divideFloorSigned(b, pitch);
     if (lo < 0 || hi >= dim.getExtent())
-      return op->emitError() << "thread mapping selects coordinates " << lo
-                             << ".." << hi << " of tiling dimension " << m
-                             << ", which has extent " << dim.getExtent();
+      return emitError(op->getLoc())
+             << "thread mapping selects coordinates " << lo << ".." << hi
+             << " of tiling dimension " << m << ", which has extent "
+             << dim.getExtent();
     coords.push_back({lo, hi});
   }
 

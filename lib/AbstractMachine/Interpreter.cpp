@@ -86,8 +86,9 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](CheckMutatesOp check) { return execCheck(check, false); })
       .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
       .Default([](Operation *other) {
-        return other->emitError("the abstract machine interprets only exoam "
-                                "statements");
+        return emitError(other->getLoc(),
+                         "the abstract machine interprets only exoam "
+                         "statements");
       });
 }
 
@@ -97,8 +98,9 @@ FailureOr<SmallVector<int64_t>> Interpreter::getValues(Operation *op,
   for (Value v : ctrl) {
     auto it = sigma.find(v);
     if (it == sigma.end())
-      return op->emitError("control operand is not a proc parameter or an "
-                           "enclosing loop iterator");
+      return emitError(op->getLoc(),
+                       "control operand is not a proc parameter or an "
+                       "enclosing loop iterator");
     values.push_back(it->second);
   }
   return values;
@@ -227,8 +229,9 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     windows.push_back(evaluateAccess(cast<AccessAttr>(barrier), *values));
   std::optional<ElementKey> home = findCommonElement(windows);
   if (!home)
-    return op.emitError("the barrier accesses of an arrive must share "
-                        "exactly one element, the home barrier");
+    return emitError(op.getLoc(),
+                     "the barrier accesses of an arrive must share "
+                     "exactly one element, the home barrier");
   // The arrive counts of rho (before this arrive) of every element of W.
   SmallVector<std::pair<ElementKey, int64_t>> counts;
   for (const AccessWindow &window : windows)
@@ -257,7 +260,8 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
     return failure();
   AccessWindow window = evaluateAccess(op.getBarrier(), *values);
   if (window.empty() || !window.isSingleElement())
-    return op.emitError("an await must access exactly one barrier element");
+    return emitError(op.getLoc(),
+                     "an await must access exactly one barrier element");
   ElementKey key{window.var, {}};
   for (IntervalSet::Interval r : window.ranges)
     key.index.push_back(r.first);
@@ -270,7 +274,8 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
                          : llvm::AddOverflow(w, n, max) ||
                                llvm::AddOverflow(max, int64_t(1), max);
   if (overflow)
-    return op.emitError("await pairing count overflows with n = ") << n;
+    return emitError(op.getLoc(), "await pairing count overflows with n = ")
+           << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
   env.lift([&](VisibilityRecord &record) {
@@ -346,9 +351,55 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
 
 LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args) {
   if (args.size() != proc.getBody().getNumArguments())
-    return proc.emitError("the abstract machine needs one value per "
-                          "parameter: got ")
+    return emitError(proc.getLoc(), "the abstract machine needs one value per "
+                                    "parameter: got ")
            << args.size() << ", expected " << proc.getBody().getNumArguments();
   Interpreter interpreter;
   return interpreter.run(proc, args);
+}
+
+//===----------------------------------------------------------------------===//
+// Parameter bindings
+//===----------------------------------------------------------------------===//
+
+FailureOr<llvm::StringMap<int64_t>>
+mlir::exoam::parseBindings(Operation *op, StringRef passName,
+                           ArrayRef<std::string> items) {
+  llvm::StringMap<int64_t> bindings;
+  for (StringRef item : items) {
+    auto [name, text] = item.split('=');
+    int64_t value;
+    if (text == "true")
+      value = 1;
+    else if (text == "false")
+      value = 0;
+    else if (name.empty() || text.getAsInteger(10, value))
+      return emitError(op->getLoc())
+             << passName << ": expected name=integer, got '" << item << "'";
+    if (!bindings.insert({name, value}).second)
+      return emitError(op->getLoc())
+             << passName << ": '" << name << "' is given twice";
+  }
+  return bindings;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
+                        StringRef passName) {
+  SmallVector<int64_t> args;
+  for (auto [param, name] :
+       llvm::zip(proc.getBody().getArguments(),
+                 proc.getArgNames().getAsRange<StringAttr>())) {
+    auto it = bindings.find(name.getValue());
+    if (it == bindings.end())
+      return emitError(proc.getLoc())
+             << passName << ": no value for parameter '" << name.getValue()
+             << "' (pass " << name.getValue() << "=...)";
+    if (param.getType().isInteger(1) && it->second != 0 && it->second != 1)
+      return emitError(proc.getLoc())
+             << passName << ": bool parameter '" << name.getValue()
+             << "' takes true, false, 1 or 0";
+    args.push_back(it->second);
+  }
+  return args;
 }

@@ -7,6 +7,7 @@
 
 #include "ExoGPU/AbstractMachine/Passes.h"
 #include "ExoGPU/Analysis/Passes.h"
+#include "ExoGPU/Conversion/Passes.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
 #include "ExoGPU/Transforms/Passes.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::exoam::registerExoAMDialect(registry);
   mlir::exoam::registerExoGPUAbstractMachinePasses();
   mlir::exogpu::registerExoGPUAnalysisPasses();
+  mlir::exogpu::registerExoGPUConversionPasses();
   mlir::exogpu::registerExoGPUTransformsPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -10,6 +10,7 @@
 #define EXOGPU_ABSTRACTMACHINE_INTERPRETER_H
 
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::exoam {
 
@@ -19,6 +20,18 @@ namespace mlir::exoam {
 /// stopped (a failing check, or a statement whose accesses or threads are
 /// ill-formed under these values) and returns failure.
 LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args);
+
+/// Parses the `name=value` bindings of a pass option (`true` and `false`
+/// stand for 1 and 0). Malformed or repeated names are reported on `op`,
+/// prefixed by `passName`.
+FailureOr<llvm::StringMap<int64_t>>
+parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
+
+/// The values of `proc`'s parameters, in order, looked up by name. A
+/// missing value or a boolean that is neither 0 nor 1 is reported on `proc`.
+FailureOr<SmallVector<int64_t>>
+bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
+           StringRef passName);
 
 } // namespace mlir::exoam
 

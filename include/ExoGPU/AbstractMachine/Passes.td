@@ -34,4 +34,36 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
   ];
 }
 
+def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
+  let summary = "Check that a proc's synchronization preserves its "
+                "sequential meaning (Sec. 5)";
+  let description = [{
+    The synchronization check of seeds/002 Sec. 5 at concrete sizes: on a
+    copy of the module, inserts the compiler's frees, runs the collective
+    analysis, translates each entry proc (a proc no other proc calls, or the
+    one named by `proc`) to abstract machine IR (Fig. 5, 17-20) and runs it
+    on the abstract machine (Fig. 6, 7, 21, 22, App. B) with the given
+    values of its size, index and bool parameters. The module is left
+    unchanged; a program that passes prints nothing else.
+
+    A failure is reported at the exogpu statement whose check failed: the
+    hazard (RAW, WAR, WAW, use after free of shared memory, or an
+    arrive/await count mismatch at a barrier's free), the variable and
+    element, the earlier access with its location, threads and timeline,
+    and the synchronization that would order the two.
+
+    ```
+    exogpu-opt --exogpu-sync-check="M=1024,N=1024,K=512" gemm.mlir
+    exogpu-opt --exogpu-sync-check="proc=gemm M=256 N=256 K=64" gemm.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::exoam::ExoAMDialect"];
+  let options = [
+    ListOption<"args", "args", "std::string",
+               "values of the procs' control parameters, as name=value">,
+    Option<"procName", "proc", "std::string", /*default=*/"",
+           "check only this proc (default: every proc no other proc calls)">,
+  ];
+}
+
 #endif // EXOGPU_ABSTRACTMACHINE_PASSES_TD

@@ -43,20 +43,6 @@ private:
 /// Prints ` : type, type` for the distinct values of `uses`, in order.
 void printBufferTypes(OpAsmPrinter &printer, ArrayRef<Value> uses);
 
-/// One access of a statement: the coordinates of one named buffer.
-struct AccessView {
-  ArrayRef<int32_t> kinds;
-  ArrayRef<AffineExpr> exprs;
-};
-
-/// Splits the coordinates of several accesses (`counts[i]` coordinates for
-/// access `i`) stored as one kind list and one map. Returns failure with a
-/// diagnostic if the counts do not add up.
-FailureOr<SmallVector<AccessView>> splitAccesses(Operation *op,
-                                                 ArrayRef<int32_t> kinds,
-                                                 ArrayRef<int32_t> counts,
-                                                 AffineMap map);
-
 /// Verifies that an access of a buffer of rank `rank` has one coordinate per
 /// dimension, or none (the whole buffer) if `allowWhole`.
 LogicalResult verifyAccessRank(Operation *op, ArrayRef<int32_t> kinds,

@@ -107,6 +107,20 @@ void printCondition(OpAsmPrinter &printer, ConditionAttr condition,
 void printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,
                  ArrayRef<AffineExpr> exprs, ValueRange operands);
 
+/// One access of a statement: the coordinates of one named buffer.
+struct AccessView {
+  ArrayRef<int32_t> kinds;
+  ArrayRef<AffineExpr> exprs;
+};
+
+/// Splits the coordinates of several accesses (`counts[i]` coordinates for
+/// access `i`) stored as one kind list and one map. Returns failure with a
+/// diagnostic if the counts do not add up.
+FailureOr<SmallVector<AccessView>> splitAccesses(Operation *op,
+                                                 ArrayRef<int32_t> kinds,
+                                                 ArrayRef<int32_t> counts,
+                                                 AffineMap map);
+
 /// Checks that `map` is a valid control-expression map for an op with
 /// `numCtrl` control operands: no symbols, one dimension per operand, and
 /// every result quasi-affine (Fig. 1: `+`, `-`, `* const`, `/ const`,

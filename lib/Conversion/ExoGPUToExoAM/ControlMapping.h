@@ -1,0 +1,122 @@
+//===- ControlMapping.h - control values and buffer views -------*- C++ -*-===//
+//
+// Part of ExoGPU (internal to the exogpu -> exoam translation). Control
+// expressions of exogpu ops are quasi-affine maps over the op's operands;
+// the translation rewrites them over a global list of exoam control values
+// (proc parameters and loop iterators), so that inlined procs substitute
+// their arguments and every statement can pack exactly the values it uses as
+// its operands. Buffers become views: a root variable name plus, per root
+// dimension, either a fixed point or an interval that the view indexes
+// (seeds/002 Sec. 5.2 preprocessing (i), window inlining).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_CONVERSION_EXOGPUTOEXOAM_CONTROLMAPPING_H
+#define EXOGPU_LIB_CONVERSION_EXOGPUTOEXOAM_CONTROLMAPPING_H
+
+#include "ExoGPU/Dialect/ExoAM/IR/ExoAMAttrs.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::exogpu::lowering {
+
+/// An expression over the global control values (dimension `i` is global
+/// value `i`).
+using GlobalExpr = AffineExpr;
+
+/// One root dimension of a view: a fixed index, or an interval
+/// `[lo, lo + extent)` that is one dimension of the view.
+struct ViewDim {
+  bool isPoint = false;
+  GlobalExpr lo;
+  GlobalExpr extent;
+};
+
+/// A buffer seen through windows: the variable it belongs to and how the
+/// view's coordinates map to the variable's.
+struct View {
+  StringAttr var;
+  bool isBarrier = false;
+  /// Data memory (null for barriers).
+  MemoryAttr memory;
+  BarrierKind barrierKind = BarrierKind::CudaDeviceBarrier;
+  SmallVector<ViewDim, 4> dims;
+
+  /// Fig. 18 isEx: sync-exempt memories and barrier mechanisms.
+  bool isSyncExempt() const;
+  /// Fig. 18 isSmem: shared memories and mbarriers.
+  bool isSmem() const;
+  /// Register memories (Fig. 18 T_qin).
+  bool isRmem() const;
+};
+
+/// One coordinate of an AMIR access: a point, or the inclusive range
+/// `[lo, hi]` (Fig. 6 W-POINT, W-RANGE).
+struct AccessCoord {
+  bool isRange = false;
+  GlobalExpr lo;
+  GlobalExpr hi;
+  bool operator==(const AccessCoord &other) const {
+    return isRange == other.isRange && lo == other.lo && hi == other.hi;
+  }
+};
+
+/// An AMIR access `x[w*]` (Fig. 4 `e#`) over global values, with the view it
+/// was taken through (for its memory).
+struct Access {
+  const View *view = nullptr;
+  SmallVector<AccessCoord, 4> coords;
+  bool operator==(const Access &other) const {
+    return view->var == other.view->var && coords == other.coords;
+  }
+};
+
+/// Applies window coordinates (`kinds`, `exprs` over global values) to
+/// `view`: the access they denote (Fig. 17 `x[w*]`; no coordinates at all is
+/// the whole buffer, Fig. 17 `x`). Fails if the counts do not match.
+FailureOr<Access> applyCoords(const View &view, ArrayRef<int32_t> kinds,
+                              ArrayRef<GlobalExpr> exprs);
+
+/// The view a window statement defines (inlined, Sec. 5.2 (i)).
+FailureOr<View> applyWindow(const View &view, ArrayRef<int32_t> kinds,
+                            ArrayRef<GlobalExpr> exprs);
+
+/// Collects the global values one exoam statement uses and renumbers its
+/// expressions over them: the op's `ctrl` operands.
+class OperandPacker {
+public:
+  OperandPacker(MLIRContext *context, ArrayRef<Value> globals)
+      : context(context), globals(globals) {}
+
+  /// `expr` over the packed operands.
+  AffineExpr pack(GlobalExpr expr);
+  /// The operand index of global value `index`.
+  unsigned packDim(unsigned index);
+  /// Packs the coordinates of `access`; returns a handle for getAccess.
+  unsigned addAccess(const Access &access);
+  /// The AccessAttr of an added access. Call it only after everything the
+  /// op uses is packed: the map's dimensions are all the packed operands.
+  exoam::AccessAttr getAccess(unsigned handle) const;
+  /// A map over all packed operands.
+  AffineMap getMap(ArrayRef<AffineExpr> packed) const;
+
+  ArrayRef<Value> getOperands() const { return operands; }
+
+private:
+  MLIRContext *context;
+  ArrayRef<Value> globals;
+  SmallVector<Value> operands;
+  DenseMap<unsigned, unsigned> localOf;
+  /// Added accesses: variable, coordinate kinds and packed expressions.
+  struct PackedAccess {
+    StringAttr var;
+    SmallVector<int32_t> kinds;
+    SmallVector<AffineExpr> exprs;
+  };
+  SmallVector<PackedAccess> accesses;
+};
+
+} // namespace mlir::exogpu::lowering
+
+#endif // EXOGPU_LIB_CONVERSION_EXOGPUTOEXOAM_CONTROLMAPPING_H
