@@ -42,6 +42,11 @@ exogpu.proc @cta_sum_fence(%N: size, %gmem: f32[%N] @CudaGmemLinear,
         // CHECK: exogpu.assign %out[%task * 128 + %tid] = %accum[%tid]
         exogpu.assign %out[%task * 128 + %tid] = %accum[%tid] : f32[?] @CudaGmemLinear, f32[128] @CudaRmem
       }
+      // The compiler frees buf at the end of the task, and the next task
+      // of a persistent CTA may reuse its shared memory: every thread must
+      // be done reading buf first (Sec. 4.2, "Shared Memory Allocations").
+      // CHECK: exogpu.fence(cuda_in_order, cuda_in_order)
+      exogpu.fence(cuda_in_order, cuda_in_order)
     }
   }
 }
@@ -73,6 +78,11 @@ exogpu.proc @cta_sum_mbarrier(%N: size, %gmem: f32[%N] @CudaGmemLinear,
         }
         exogpu.assign %out[%task * 128 + %tid] = %accum[%tid] : f32[?] @CudaGmemLinear, f32[128] @CudaRmem
       }
+      // The compiler frees buf at the end of the task, and the next task
+      // of a persistent CTA may reuse its shared memory: every thread must
+      // be done reading buf first (Sec. 4.2, "Shared Memory Allocations").
+      // CHECK: exogpu.fence(cuda_in_order, cuda_in_order)
+      exogpu.fence(cuda_in_order, cuda_in_order)
     }
   }
 }

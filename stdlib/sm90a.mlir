@@ -65,9 +65,14 @@ exogpu.instr @Sm90_zero_d_m64n256_f32(
 
 // D += A * B^T with wgmma.mma_async m64n256k8 tf32, A and B in 128-byte
 // swizzled shared memory: asynchronous; the warpgroup waits through a
-// wgmma commit group (Arrive(wgmma_async) >> cg; Await(cg, ...)).
+// wgmma commit group (Arrive(wgmma_async) >> cg; Await(cg, ...)). The
+// accumulator is not out of order: wgmma.mma_async instructions of a
+// warpgroup access their accumulator registers in issue order (PTX ISA,
+// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so consecutive
+// wgmmas into one D need no wait; in-order code still does (its timeline is
+// wgmma_async_rmem_d_qual, not cuda_in_order_rmem_qual).
 exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
-    %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {out_of_order, convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
     %a: f32[64, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
     %b: f32[256, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
