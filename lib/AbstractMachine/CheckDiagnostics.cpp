@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckDiagnostics.h"
+#include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,11 +53,104 @@ static VisibilityLevel getBestLevel(const VisibilityRecord &record,
   return VisibilityLevel::invisible;
 }
 
+/// Sync timelines (Fig. 16) whose set selected by `select` meets `mask`,
+/// fewest timelines first, at most `limit` of them, as "a, b".
+static std::string
+suggestSyncTimelines(QualMask mask,
+                     function_ref<QualMask(exogpu::SyncTimeline)> select,
+                     unsigned limit = 3) {
+  SmallVector<std::pair<unsigned, exogpu::SyncTimeline>> candidates;
+  for (uint32_t i = 0; i <= exogpu::getMaxEnumValForSyncTimeline(); ++i) {
+    std::optional<exogpu::SyncTimeline> s = exogpu::symbolizeSyncTimeline(i);
+    if (!s || !(select(*s) & mask))
+      continue;
+    candidates.push_back({llvm::popcount(select(*s)), *s});
+  }
+  llvm::stable_sort(candidates, llvm::less_first());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto [index, candidate] : llvm::enumerate(candidates)) {
+    if (index == limit)
+      break;
+    os << (index ? ", " : "") << exogpu::stringifySyncTimeline(candidate.second);
+  }
+  return text;
+}
+
+/// The hazard a failing check of `purpose` reports on a `recordIsRead`
+/// record.
+static StringRef getHazardName(AccessPurpose purpose, bool recordIsRead) {
+  switch (purpose) {
+  case AccessPurpose::read:
+    return "RAW";
+  case AccessPurpose::write:
+    return recordIsRead ? "WAR" : "WAW";
+  case AccessPurpose::free:
+    return "use-after-free";
+  }
+  return "";
+}
+
+/// Emits the hazard form of a failing check that knows the access it guards.
+static void reportHazard(Operation *check, AccessPurpose purpose,
+                         const ElementKey &key, bool isRead,
+                         const VisibilityRecord &record,
+                         const VisibilityQuery &query,
+                         std::optional<GlobalThread> blind,
+                         VisibilityLevel best) {
+  StringRef earlier = isRead ? "read" : "write";
+  std::string timelines = formatTimelines(query.timelines);
+  InFlightDiagnostic diag = emitError(check->getLoc());
+  diag << getHazardName(purpose, isRead) << " hazard on " << format(key)
+       << ": ";
+  if (purpose == AccessPurpose::free)
+    diag << "the shared memory is freed (and may be reused) while an earlier "
+         << earlier << " may still be in flight";
+  else
+    diag << "this " << (purpose == AccessPurpose::read ? "read" : "write")
+         << " is not ordered after an earlier " << earlier;
+  diag << " by " << format(record.actors) << " on "
+       << exogpu::stringifyQualTimeline(record.timeline) << "; ";
+  if (blind)
+    diag << "thread " << format(*blind) << " of " << format(query.threads)
+         << " sees it at " << stringifyVisibilityLevel(best);
+  else
+    diag << "the best any of " << format(query.threads) << " sees it is "
+         << stringifyVisibilityLevel(best);
+  diag << " on " << timelines << ", not " << stringifyVisibilityLevel(query.level);
+  diag.attachNote(record.origin) << "the earlier " << earlier << " is here";
+  bool full = query.level == VisibilityLevel::fully_ordered;
+  diag.attachNote(check->getLoc())
+      << "missing synchronization between the two: a Fence(pre, post) whose "
+         "collective contains both threads, or an Arrive(pre) >> z by the "
+         "earlier accessor paired with an Await(z, post, N) by this one; "
+         "pre must cover "
+      << exogpu::stringifyQualTimeline(record.timeline) << " (for example "
+      << suggestSyncTimelines(getQualBit(record.timeline), getFullTimelines)
+      << ") and post must " << (full ? "fully" : "temporally") << " cover "
+      << timelines << " (for example "
+      << suggestSyncTimelines(query.timelines, full ? getFullTimelines
+                                                    : getTemporalTimelines)
+      << ")";
+}
+
 void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
                                         bool isRead,
                                         const VisibilityRecord &record,
                                         const VisibilityQuery &query,
                                         std::optional<GlobalThread> blind) {
+  ThreadSet seer = query.threads;
+  if (blind) {
+    IntervalSet one;
+    one.insert(blind->thread, blind->thread);
+    seer = ThreadSet::get(blind->task, one);
+  }
+  VisibilityLevel best = getBestLevel(record, query.timelines, seer);
+  auto purposeAttr = check->getAttrOfType<AccessPurposeAttr>("purpose");
+  if (purposeAttr)
+    return reportHazard(check, purposeAttr.getValue(), key, isRead, record,
+                        query, blind, best);
+
   StringRef kind = isRead ? "read" : "mutate";
   std::string timelines = formatTimelines(query.timelines);
   InFlightDiagnostic diag = emitError(check->getLoc());
@@ -65,18 +159,11 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
        << exogpu::stringifyQualTimeline(record.timeline)
        << " is not visible at " << stringifyVisibilityLevel(query.level)
        << " on any of " << timelines;
-  ThreadSet seer;
-  if (blind) {
+  if (blind)
     diag << " to thread " << format(*blind) << " of the checking threads "
          << format(query.threads);
-    IntervalSet one;
-    one.insert(blind->thread, blind->thread);
-    seer = ThreadSet::get(blind->task, one);
-  } else {
+  else
     diag << " to any of the checking threads " << format(query.threads);
-    seer = query.threads;
-  }
-  VisibilityLevel best = getBestLevel(record, query.timelines, seer);
   diag.attachNote(record.origin)
       << "the " << kind << " was recorded here by " << format(record.actors)
       << "; "
@@ -90,5 +177,7 @@ void mlir::exoam::reportBarrierMismatch(Operation *check, const ElementKey &key,
                                         int64_t arrives, int64_t awaits) {
   emitError(check->getLoc())
       << check->getName().stripDialect() << " failed on " << format(key)
-      << ": arrive count " << arrives << " differs from await count " << awaits;
+      << ": arrive count " << arrives << " differs from await count " << awaits
+      << " (barrier mismatch: every Arrive must be paired with an Await "
+         "before the barrier is freed)";
 }

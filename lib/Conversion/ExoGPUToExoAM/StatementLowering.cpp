@@ -84,7 +84,8 @@ private:
                                           const Access &access);
   LogicalResult emitCheck(Operation *stmt, bool reads, VisibilityLevel level,
                           bool convergent, const Access &access,
-                          exoam::QualMask timelines);
+                          exoam::QualMask timelines,
+                          exoam::AccessPurpose purpose);
   LogicalResult emitRecord(Operation *stmt, bool read, VisibilityLevel level,
                            bool convergent, const Access &access,
                            exogpu::QualTimeline timeline,
@@ -514,21 +515,23 @@ exogpu::QualTimeline ProcLowering::getInOrderTimeline(Operation *stmt,
 LogicalResult ProcLowering::emitCheck(Operation *stmt, bool reads,
                                       VisibilityLevel level, bool convergent,
                                       const Access &access,
-                                      exoam::QualMask timelines) {
+                                      exoam::QualMask timelines,
+                                      exoam::AccessPurpose purpose) {
   OperandPacker packer(context, globals);
   unsigned target = packer.addAccess(access);
   FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(stmt, packer);
   if (failed(threads))
     return failure();
   auto set = exoam::QualTimelineSetAttr::get(context, timelines);
+  auto purposeAttr = exoam::AccessPurposeAttr::get(context, purpose);
   if (reads)
     exoam::CheckReadsOp::create(builder, stmt->getLoc(), level, convergent,
-                                packer.getAccess(target), set, *threads,
-                                packer.getOperands());
+                                packer.getAccess(target), set, purposeAttr,
+                                *threads, packer.getOperands());
   else
     exoam::CheckMutatesOp::create(builder, stmt->getLoc(), level, convergent,
-                                  packer.getAccess(target), set, *threads,
-                                  packer.getOperands());
+                                  packer.getAccess(target), set, purposeAttr,
+                                  *threads, packer.getOperands());
   return success();
 }
 
@@ -641,7 +644,7 @@ LogicalResult ProcLowering::lowerWrite(Operation *op, bool isReduce) {
       continue;
     exogpu::QualTimeline q = getInOrderTimeline(op, read);
     if (failed(emitCheck(op, false, VisibilityLevel::fully_ordered, false, read,
-                         exoam::getQualBit(q))) ||
+                         exoam::getQualBit(q), exoam::AccessPurpose::read)) ||
         failed(emitRecord(op, true, post, false, read, q, 0, {})))
       return failure();
   }
@@ -649,8 +652,10 @@ LogicalResult ProcLowering::lowerWrite(Operation *op, bool isReduce) {
     return success();
   exogpu::QualTimeline q = getInOrderTimeline(op, *target);
   exoam::QualMask mask = exoam::getQualBit(q);
-  if (failed(emitCheck(op, true, pre, false, *target, mask)) ||
-      failed(emitCheck(op, false, pre, false, *target, mask)))
+  if (failed(emitCheck(op, true, pre, false, *target, mask,
+                       exoam::AccessPurpose::write)) ||
+      failed(emitCheck(op, false, pre, false, *target, mask,
+                       exoam::AccessPurpose::write)))
     return failure();
   emitClear(op, true, *target);
   emitClear(op, false, *target);
@@ -708,10 +713,10 @@ LogicalResult ProcLowering::emitFreeChecks(Operation *stmt,
     return success();
   exoam::QualMask q = exoam::getQualBit(getInOrderTimeline(stmt, whole));
   if (failed(emitCheck(stmt, true, VisibilityLevel::temporally_ordered, false,
-                       whole, q)))
+                       whole, q, exoam::AccessPurpose::free)))
     return failure();
   return emitCheck(stmt, false, VisibilityLevel::temporally_ordered, false,
-                   whole, q);
+                   whole, q, exoam::AccessPurpose::free);
 }
 
 LogicalResult ProcLowering::lowerFree(FreeOp free) {
@@ -927,7 +932,8 @@ LogicalResult ProcLowering::lowerInstrCall(CallOp call, InstrOp instr) {
     // Fig. 19, one case per access mode and atomicity.
     if (!atomic && mode == AccessMode::ReadOnly) {
       if (failed(emitCheck(call, false, VisibilityLevel::fully_ordered,
-                           convergent, *access, ext)) ||
+                           convergent, *access, ext,
+                           exoam::AccessPurpose::read)) ||
           failed(emitRecord(call, true, post, convergent, *access, init, 0,
                             barriers)))
         return failure();
@@ -937,9 +943,11 @@ LogicalResult ProcLowering::lowerInstrCall(CallOp call, InstrOp instr) {
                           : mode == AccessMode::WriteOnly
                               ? VisibilityLevel::temporally_ordered
                               : VisibilityLevel::fully_ordered;
-    if (failed(emitCheck(call, false, pre, convergent, *access, ext)) ||
+    if (failed(emitCheck(call, false, pre, convergent, *access, ext,
+                         exoam::AccessPurpose::write)) ||
         failed(emitCheck(call, true, VisibilityLevel::temporally_ordered,
-                         convergent, *access, ext)))
+                         convergent, *access, ext,
+                         exoam::AccessPurpose::write)))
       return failure();
     emitClear(call, true, *access);
     if (!atomic)

@@ -19,7 +19,7 @@ using namespace mlir::exoam;
 // CheckReadsOp, CheckMutatesOp
 //===----------------------------------------------------------------------===//
 
-/// Parses `level [convergent] @x[...] on [...] threads ...`.
+/// Parses `level [convergent] @x[...] on [...] [for purpose] threads ...`.
 template <typename CheckOp>
 static ParseResult parseCheck(OpAsmParser &parser, OperationState &result) {
   MLIRContext *ctx = parser.getContext();
@@ -34,8 +34,21 @@ static ParseResult parseCheck(OpAsmParser &parser, OperationState &result) {
                         UnitAttr::get(ctx));
   QualTimelineSetAttr timelines;
   if (stmt.parseAccess(target) || parser.parseKeyword("on") ||
-      !(timelines = QualTimelineSetAttr::parseBody(parser)) ||
-      stmt.parseThreads(threads))
+      !(timelines = QualTimelineSetAttr::parseBody(parser)))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("for"))) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<AccessPurpose> purpose = symbolizeAccessPurpose(keyword);
+    if (!purpose)
+      return parser.emitError(loc) << "unknown check purpose '" << keyword
+                                   << "' (expected read, write or free)";
+    result.addAttribute(CheckOp::getPurposeAttrName(result.name),
+                        AccessPurposeAttr::get(ctx, *purpose));
+  }
+  if (stmt.parseThreads(threads))
     return failure();
   AccessAttr targetAttr = stmt.buildAccess(target);
   ThreadMappingAttr threadAttr = stmt.buildThreads(threads);
@@ -58,11 +71,13 @@ static void printCheck(CheckOp op, OpAsmPrinter &p) {
   printAccess(p, op.getTarget(), op.getCtrl());
   p << " on ";
   op.getTimelines().printBody(p);
+  if (std::optional<AccessPurpose> purpose = op.getPurpose())
+    p << " for " << stringifyAccessPurpose(*purpose);
   printThreads(p, op.getThreads(), op.getCtrl());
   p.printOptionalAttrDict(op->getAttrs(),
                           {op.getLevelAttrName(), op.getConvergentAttrName(),
                            op.getTargetAttrName(), op.getTimelinesAttrName(),
-                           op.getThreadsAttrName()});
+                           op.getPurposeAttrName(), op.getThreadsAttrName()});
 }
 
 template <typename CheckOp> static LogicalResult verifyCheck(CheckOp op) {

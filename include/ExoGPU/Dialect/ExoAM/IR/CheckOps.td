@@ -22,14 +22,22 @@ class ExoAM_VisibilityCheckOp<string mnemonic, string which, string rule>
     `timelines` to every executing thread (without `convergent`), or to any
     executing thread (with `convergent`, the `t` flag).
 
+    The optional `for read`, `for write` or `for free` names the access the
+    check guards, which the translation from GPU IR records so a failure
+    names its hazard (RAW, WAR, WAW, or an access still in flight at a
+    free); it does not change the semantics.
+
     ```mlir
     exoam.}] # mnemonic # [{ fully_ordered @x[%i] on [cuda_in_order_ram_qual]
         threads gpu[128 (%t, 1, 0)]
+    exoam.}] # mnemonic # [{ temporally_ordered @x[%i]
+        on [cuda_in_order_ram_qual] for write threads gpu[128 (%t, 1, 0)]
     ```
   }];
   let arguments = (ins ExoAM_VisibilityLevelAttr:$level, UnitAttr:$convergent,
                        ExoAM_AccessAttr:$target,
                        ExoAM_QualTimelineSetAttr:$timelines,
+                       OptionalAttr<ExoAM_AccessPurposeAttr>:$purpose,
                        ExoAM_ThreadMappingAttr:$threads,
                        Variadic<Index>:$ctrl);
   let hasCustomAssemblyFormat = 1;

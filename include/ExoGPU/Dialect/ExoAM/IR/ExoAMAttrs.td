@@ -16,6 +16,9 @@ include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUEnums.td"
 def ExoAM_VisibilityLevelAttr
     : EnumAttr<ExoAM_Dialect, ExoAM_VisibilityLevel, "vl">;
 
+def ExoAM_AccessPurposeAttr
+    : EnumAttr<ExoAM_Dialect, ExoAM_AccessPurpose, "purpose">;
+
 def ExoAM_QualTimelineSetAttr : ExoAM_Attr<"QualTimelineSet", "quals"> {
   let summary = "a set of qualitative timelines (Fig. 4 `tau_q*`)";
   let description = [{

@@ -1,6 +1,7 @@
 //===- ExoAMEnums.td - exoam enumerations ------------------*- tablegen -*-===//
 //
-// Visibility levels (Fig. 4 VL) and statement scopes (Def. 5.2). Kept apart
+// Visibility levels (Fig. 4 VL), statement scopes (Def. 5.2) and the access
+// a check guards. Kept apart
 // from the attributes so that enum generation does not see the exogpu enums.
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +27,15 @@ def ExoAM_ExecScope : I32EnumAttr<"ExecScope",
     "whether a statement runs on the CPU or on the GPU (Def. 5.2 scope)", [
     I32EnumAttrCase<"cpu", 0>,
     I32EnumAttrCase<"gpu", 1>]> {
+  let cppNamespace = "::mlir::exoam";
+  let genSpecializedAttr = 0;
+}
+
+def ExoAM_AccessPurpose : I32EnumAttr<"AccessPurpose",
+    "the access a visibility check guards (names the hazard it detects)", [
+    I32EnumAttrCase<"read", 0>,
+    I32EnumAttrCase<"write", 1>,
+    I32EnumAttrCase<"free", 2>]> {
   let cppNamespace = "::mlir::exoam";
   let genSpecializedAttr = 0;
 }
