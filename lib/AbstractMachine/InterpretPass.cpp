@@ -7,7 +7,6 @@
 
 #include "ExoGPU/AbstractMachine/Interpreter.h"
 #include "ExoGPU/AbstractMachine/Passes.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::exoam {
 #define GEN_PASS_DEF_EXOAMINTERPRET
@@ -27,12 +26,7 @@ struct ExoAMInterpretPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    StringRef trimmed = options.trim();
-    if (trimmed.empty() || trimmed.starts_with("args="))
-      return Pass::initializeOptions(options, errorHandler);
-    SmallVector<StringRef> items;
-    SplitString(trimmed, items, ", \t\n");
-    return Pass::initializeOptions("args=" + llvm::join(items, ","),
+    return Pass::initializeOptions(expandBindingShorthand(options),
                                    errorHandler);
   }
 
@@ -46,11 +40,18 @@ void ExoAMInterpretPass::runOnOperation() {
       parseBindings(module, getArgument(), args);
   if (failed(bindings))
     return signalPassFailure();
+  std::optional<Engine> engineKind = parseEngine(engine);
+  if (!engineKind) {
+    emitError(module.getLoc()) << getArgument() << ": unknown engine '"
+                               << engine << "' (expected box or reference)";
+    return signalPassFailure();
+  }
   bool ok = true;
   module.walk([&](ProcOp proc) {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(proc, *bindings, getArgument());
-    ok &= succeeded(values) && succeeded(interpretProc(proc, *values));
+    ok &= succeeded(values) &&
+          succeeded(interpretProc(proc, *values, *engineKind));
   });
   if (!ok)
     signalPassFailure();

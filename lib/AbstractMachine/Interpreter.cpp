@@ -10,8 +10,9 @@
 
 #include "ExoGPU/AbstractMachine/Interpreter.h"
 #include "CheckDiagnostics.h"
-#include "ExoGPU/AbstractMachine/Evaluation.h"
+#include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -22,6 +23,8 @@ namespace {
 /// The state (iota, sigma, rho) and the rules that transform it.
 class Interpreter {
 public:
+  explicit Interpreter(std::unique_ptr<SyncStore> store)
+      : env(std::move(store)) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
 
 private:
@@ -49,7 +52,7 @@ private:
   /// sigma: values of proc parameters and loop iterators.
   DenseMap<Value, int64_t> sigma;
   /// rho.
-  SyncEnv env;
+  std::unique_ptr<SyncStore> env;
 };
 } // namespace
 
@@ -148,7 +151,20 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
   SmallVector<int64_t> sizes;
   for (IntervalSet::Interval r : extents.ranges)
     sizes.push_back(r.first);
-  env.reset(extents.var, sizes);
+  env->reset(extents.var, sizes);
+  // A barrier's new lifetime voids the arrive counts records observed in
+  // its previous one: they count arrives at a different barrier (see
+  // docs/abstract-machine.md, "Barrier lifetimes").
+  if (!op.getBarrier())
+    return success();
+  AccessWindow box{extents.var, {}};
+  for (int64_t size : sizes)
+    box.ranges.push_back({0, size - 1});
+  box.forEachElement([&](const ElementKey &key) {
+    env->liftObserving(
+        key, [&](VisibilityRecord &record) { record.arrives.erase(key); });
+    return true;
+  });
   return success();
 }
 
@@ -157,11 +173,10 @@ LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  evaluateAccess(op.getTarget(), *values).forEachElement([&](const auto &key) {
-    ElementState &state = env.get(key);
-    (reads ? state.reads : state.mutates).clear();
-    return true;
-  });
+  env->update(evaluateAccess(op.getTarget(), *values),
+              [&](ElementState &state) {
+                (reads ? state.reads : state.mutates).clear();
+              });
   return success();
 }
 
@@ -177,22 +192,29 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
   // P_{E, rho}: the current arrive count of every accessed barrier element.
   ArriveCounts arrives;
   for (Attribute barrier : op.getBarriers())
-    evaluateAccess(cast<AccessAttr>(barrier), *values)
-        .forEachElement([&](const ElementKey &key) {
-          arrives[key].insert(env.get(key).arrives);
-          return true;
-        });
+    env->visit(evaluateAccess(cast<AccessAttr>(barrier), *values),
+               /*distinct=*/false,
+               [&](const ElementKey &key, const ElementState &state) {
+                 observeArrive(arrives, key, state.arrives);
+                 return true;
+               });
   std::vector<VisibilityRecord> records =
       makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
                   op.getAtomic().getBits(), arrives, *threads, op.getLoc());
-  evaluateAccess(op.getTarget(), *values)
-      .forEachElement([&](const ElementKey &key) {
-        ElementState &state = env.get(key);
-        for (const VisibilityRecord &record : records)
-          addRecord(reads ? state.reads : state.mutates, record);
-        return true;
-      });
+  env->update(evaluateAccess(op.getTarget(), *values),
+              [&](ElementState &state) {
+                for (const VisibilityRecord &record : records)
+                  addRecord(reads ? state.reads : state.mutates, record);
+              });
   return success();
+}
+
+/// The window of exactly one element.
+static AccessWindow getElementWindow(const ElementKey &key) {
+  AccessWindow window{key.var, {}};
+  for (int64_t i : key.index)
+    window.ranges.push_back({i, i});
+  return window;
 }
 
 //===----------------------------------------------------------------------===//
@@ -209,7 +231,7 @@ LogicalResult Interpreter::execFence(FenceOp op) {
     return failure();
   QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
            temp = op.getTemp().getBits();
-  env.lift([&](VisibilityRecord &record) {
+  env->liftSeenBy(*threads, [&](VisibilityRecord &record) {
     if (isWitnessed(op.getTransitive(), *threads, pre, record))
       augment(record, *threads, full, temp);
   });
@@ -235,18 +257,20 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   // The arrive counts of rho (before this arrive) of every element of W.
   SmallVector<std::pair<ElementKey, int64_t>> counts;
   for (const AccessWindow &window : windows)
-    window.forEachElement([&](const ElementKey &key) {
-      counts.push_back({key, env.get(key).arrives});
-      return true;
-    });
+    env->visit(window, /*distinct=*/false,
+               [&](const ElementKey &key, const ElementState &state) {
+                 counts.push_back({key, state.arrives});
+                 return true;
+               });
   QualMask pre = op.getPre().getBits();
-  env.lift([&](VisibilityRecord &record) {
+  env->liftSeenBy(*threads, [&](VisibilityRecord &record) {
     if (!isWitnessed(op.getTransitive(), *threads, pre, record))
       return;
     for (const auto &[key, count] : counts)
-      record.arrives[key].insert(count);
+      observeArrive(record.arrives, key, count);
   });
-  ++env.get(*home).arrives;
+  env->update(getElementWindow(*home),
+              [](ElementState &state) { ++state.arrives; });
   return success();
 }
 
@@ -265,8 +289,13 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   ElementKey key{window.var, {}};
   for (IntervalSet::Interval r : window.ranges)
     key.index.push_back(r.first);
-  const ElementState &state = env.get(key);
-  int64_t a = state.arrives, w = state.awaits, n = op.getNAttr().getInt();
+  int64_t a = 0, w = 0, n = op.getNAttr().getInt();
+  env->visit(window, /*distinct=*/false,
+             [&](const ElementKey &, const ElementState &state) {
+               a = state.arrives;
+               w = state.awaits;
+               return true;
+             });
   // Max and New of Fig. 22 AWAIT, with overflow checks for extreme n.
   int64_t max, next;
   bool overflow = n >= 0 ? llvm::SubOverflow(a, n, max) ||
@@ -278,13 +307,12 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
-  env.lift([&](VisibilityRecord &record) {
+  env->liftObserving(key, [&](VisibilityRecord &record) {
     auto it = record.arrives.find(key);
-    if (it != record.arrives.end() && !it->second.empty() &&
-        *it->second.begin() <= max)
+    if (it != record.arrives.end() && it->second <= max)
       augment(record, *threads, full, temp);
   });
-  env.get(key).awaits = next;
+  env->update(window, [&](ElementState &state) { state.awaits = next; });
   return success();
 }
 
@@ -303,33 +331,29 @@ LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
     return failure();
   VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
                         op.getConvergent(), *threads};
-  bool passed =
-      evaluateAccess(op.getTarget(), *values)
-          .forEachElement([&](const ElementKey &key) {
-            const ElementState *state = env.lookup(key);
-            if (!state)
-              return true;
-            for (const VisibilityRecord &record :
-                 reads ? state->reads : state->mutates) {
-              // The threads g with S(g, q) >= level for some checked q.
-              ThreadSet seeing = record.visibility.getThreadsSeeing(
-                  query.timelines, query.level);
-              if (!query.convergent) {
-                // t = false: error if some executing thread sees it on none.
-                if (std::optional<GlobalThread> blind =
-                        threads->findNotIn(seeing)) {
-                  reportInvisibleRecord(op, key, reads, record, query, blind);
-                  return false;
-                }
-              } else if (!threads->intersects(seeing)) {
-                // t = true: error if no executing thread sees it.
-                reportInvisibleRecord(op, key, reads, record, query,
-                                      std::nullopt);
-                return false;
-              }
+  bool passed = env->visit(
+      evaluateAccess(op.getTarget(), *values), /*distinct=*/true,
+      [&](const ElementKey &key, const ElementState &state) {
+        for (const VisibilityRecord &record :
+             reads ? state.reads : state.mutates) {
+          // The threads g with S(g, q) >= level for some checked q.
+          ThreadSet seeing =
+              record.visibility.getThreadsSeeing(query.timelines, query.level);
+          if (!query.convergent) {
+            // t = false: error if some executing thread sees it on none.
+            if (std::optional<GlobalThread> blind =
+                    threads->findNotIn(seeing)) {
+              reportInvisibleRecord(op, key, reads, record, query, blind);
+              return false;
             }
-            return true;
-          });
+          } else if (!threads->intersects(seeing)) {
+            // t = true: error if no executing thread sees it.
+            reportInvisibleRecord(op, key, reads, record, query, std::nullopt);
+            return false;
+          }
+        }
+        return true;
+      });
   return success(passed);
 }
 
@@ -338,23 +362,24 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   if (failed(values))
     return failure();
   bool passed =
-      evaluateAccess(op.getBarrier(), *values)
-          .forEachElement([&](const ElementKey &key) {
-            const ElementState *state = env.lookup(key);
-            if (!state || state->arrives == state->awaits)
-              return true;
-            reportBarrierMismatch(op, key, state->arrives, state->awaits);
-            return false;
-          });
+      env->visit(evaluateAccess(op.getBarrier(), *values), /*distinct=*/true,
+                 [&](const ElementKey &key, const ElementState &state) {
+                   if (state.arrives == state.awaits)
+                     return true;
+                   reportBarrierMismatch(op, key, state.arrives, state.awaits);
+                   return false;
+                 });
   return success(passed);
 }
 
-LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args) {
+LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,
+                                         Engine engine) {
   if (args.size() != proc.getBody().getNumArguments())
     return emitError(proc.getLoc(), "the abstract machine needs one value per "
                                     "parameter: got ")
            << args.size() << ", expected " << proc.getBody().getNumArguments();
-  Interpreter interpreter;
+  Interpreter interpreter(engine == Engine::Reference ? createReferenceStore()
+                                                      : createBoxStore());
   return interpreter.run(proc, args);
 }
 
@@ -383,6 +408,22 @@ mlir::exoam::parseBindings(Operation *op, StringRef passName,
   return bindings;
 }
 
+std::string mlir::exoam::expandBindingShorthand(StringRef options) {
+  SmallVector<StringRef> items;
+  SplitString(options, items, ", \t\n");
+  SmallVector<std::string> kept, bindings;
+  for (StringRef item : items) {
+    StringRef name = item.split('=').first;
+    if (name == "args" || name == "engine" || name == "proc")
+      kept.push_back(item.str());
+    else
+      bindings.push_back(item.str());
+  }
+  if (!bindings.empty())
+    kept.push_back("args=" + llvm::join(bindings, ","));
+  return llvm::join(kept, " ");
+}
+
 FailureOr<SmallVector<int64_t>>
 mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
                         StringRef passName) {
@@ -402,4 +443,12 @@ mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
     args.push_back(it->second);
   }
   return args;
+}
+
+std::optional<Engine> mlir::exoam::parseEngine(StringRef name) {
+  if (name == "reference")
+    return Engine::Reference;
+  if (name == "box")
+    return Engine::Box;
+  return std::nullopt;
 }

@@ -12,7 +12,6 @@
 #include "ExoGPU/Transforms/InsertFrees.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::exoam {
 #define GEN_PASS_DEF_EXOGPUSYNCCHECK
@@ -31,18 +30,8 @@ struct SyncCheckPass : public exoam::impl::ExoGPUSyncCheckBase<SyncCheckPass> {
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    SmallVector<StringRef> items;
-    SplitString(options, items, ", \t\n");
-    SmallVector<std::string> passThrough, bindings;
-    for (StringRef item : items) {
-      if (item.starts_with("args=") || item.starts_with("proc="))
-        passThrough.push_back(item.str());
-      else
-        bindings.push_back(item.str());
-    }
-    if (!bindings.empty())
-      passThrough.push_back("args=" + llvm::join(bindings, ","));
-    return Pass::initializeOptions(llvm::join(passThrough, " "), errorHandler);
+    return Pass::initializeOptions(expandBindingShorthand(options),
+                                   errorHandler);
   }
 
   void runOnOperation() override;
@@ -77,6 +66,12 @@ void SyncCheckPass::runOnOperation() {
   if (failed(bindings))
     return signalPassFailure();
 
+  std::optional<Engine> engineKind = parseEngine(engine);
+  if (!engineKind) {
+    emitError(module.getLoc()) << getArgument() << ": unknown engine '"
+                               << engine << "' (expected box or reference)";
+    return signalPassFailure();
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   exogpu::insertFrees(*copy);
   exogpu::CollectiveAnalysis analysis(*copy);
@@ -100,7 +95,8 @@ void SyncCheckPass::runOnOperation() {
     }
     FailureOr<SmallVector<int64_t>> values =
         bindParams(*amProc, *bindings, getArgument());
-    ok &= succeeded(values) && succeeded(interpretProc(*amProc, *values));
+    ok &= succeeded(values) &&
+          succeeded(interpretProc(*amProc, *values, *engineKind));
   }
   if (!ok)
     signalPassFailure();

@@ -37,16 +37,32 @@ ThreadSet VisibilityFunction::getThreadsSeeing(QualMask timelines,
   return threads;
 }
 
+bool VisibilityFunction::isSeenBy(const ThreadSet &threads, QualMask timelines,
+                                  VisibilityLevel level) const {
+  // The union of the grants' threads meets `threads` iff some grant does.
+  for (const VisibilityGrant &grant : grants)
+    if (grant.level >= level && (grant.timelines & timelines) &&
+        threads.intersects(grant.threads))
+      return true;
+  return false;
+}
+
 void VisibilityFunction::join(VisibilityGrant grant) {
-  // A grant of `invisible`, or of no thread or timeline, changes nothing.
+  // A grant of `invisible`, or of no thread or timeline, changes nothing;
+  // nor does one that an existing grant covers (S v g = S).
   if (grant.level == VisibilityLevel::invisible || !grant.timelines ||
       grant.threads.empty())
     return;
+  for (const VisibilityGrant &existing : grants)
+    if (existing.level >= grant.level &&
+        (grant.timelines & ~existing.timelines) == 0 &&
+        grant.threads.isSubsetOf(existing.threads))
+      return;
   grants.push_back(std::move(grant));
 }
 
 //===----------------------------------------------------------------------===//
-// ElementKey, SyncEnv
+// ElementKey
 //===----------------------------------------------------------------------===//
 
 bool ElementKey::operator<(const ElementKey &other) const {
@@ -60,45 +76,6 @@ void ElementKey::print(raw_ostream &os) const {
   llvm::interleaveComma(index, os);
   os << ']';
 }
-
-const ElementState *SyncEnv::lookup(const ElementKey &key) const {
-  auto it = elements.find(key);
-  return it == elements.end() ? nullptr : &it->second;
-}
-
-/// Whether `index` lies in `[0, extents[i])` in every dimension.
-static bool isInBox(ArrayRef<int64_t> index, ArrayRef<int64_t> extents) {
-  if (index.size() != extents.size())
-    return false;
-  for (auto [i, n] : llvm::zip(index, extents))
-    if (i < 0 || i >= n)
-      return false;
-  return true;
-}
-
-void SyncEnv::reset(StringAttr var, ArrayRef<int64_t> extents) {
-  // An empty state is the same as no entry: erase the elements in the box.
-  auto it = elements.lower_bound(ElementKey{var, {}});
-  while (it != elements.end() && it->first.var == var) {
-    if (isInBox(it->first.index, extents))
-      it = elements.erase(it);
-    else
-      ++it;
-  }
-}
-
-void SyncEnv::lift(function_ref<void(VisibilityRecord &)> lambda) {
-  for (auto &entry : elements) {
-    for (VisibilityRecord &record : entry.second.reads)
-      lambda(record);
-    for (VisibilityRecord &record : entry.second.mutates)
-      lambda(record);
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// App. B helpers
-//===----------------------------------------------------------------------===//
 
 void mlir::exoam::addRecord(std::vector<VisibilityRecord> &records,
                             VisibilityRecord record) {
@@ -145,11 +122,10 @@ mlir::exoam::makeRecords(VisibilityLevel level, bool convergent,
 bool mlir::exoam::isWitnessed(bool transitive, const ThreadSet &exec,
                               QualMask pre, const VisibilityRecord &record) {
   if (transitive)
-    return exec.intersects(
-        record.visibility.getThreadsSeeing(pre, VisibilityLevel::unordered));
+    return record.visibility.isSeenBy(exec, pre, VisibilityLevel::unordered);
   QualMask own = getQualBit(record.timeline);
-  return (pre & own) && exec.intersects(record.visibility.getThreadsSeeing(
-                            own, VisibilityLevel::unordered));
+  return (pre & own) &&
+         record.visibility.isSeenBy(exec, own, VisibilityLevel::unordered);
 }
 
 void mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,

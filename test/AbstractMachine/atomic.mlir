@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // Atomic accesses (seeds/002 Fig. 19 "Atomic"; Def. B.1): a record with
 // atomic timelines grants atomic_only on them to every thread, so another

@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // CheckBarrier (seeds/002 Fig. 7): the arrive and await counts of every
 // element must agree, as at the free of a barrier (Fig. 5).

@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // The `t` flag of records and checks (seeds/002 Def. B.1, Fig. 7; Fig. 20
 // T_cvg). A convergent check passes if some executing thread sees each

@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // CPU-scoped statements (seeds/002 Def. 5.2) run on all global threads. The
 // kernel launch of a device function is bracketed by cuda_stream_sync fences

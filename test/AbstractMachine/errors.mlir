@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret="N=4,flag=true" -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret="N=4,flag=true,engine=reference" -verify-diagnostics
 
 // Statements that are ill-formed under the given control values stop the
 // abstract machine with an error at the statement.

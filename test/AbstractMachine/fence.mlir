@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // Fences (seeds/002 Fig. 22 FENCE, Def. B.3). Threads are those of one CTA of
 // 4: `gpu[4 (_, 1, k)]` is thread k alone, `gpu[4]` the whole CTA. CUDA

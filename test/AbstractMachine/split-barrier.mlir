@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // Split barriers (seeds/002 Fig. 22 ARRIVE, AWAIT; guide "Queue Barrier").
 // Thread 0 produces, thread 1 consumes; barriers are scalars `@bar[]`. An

@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret="T=2" -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret="T=2,engine=reference" -verify-diagnostics
 
 // Task ids (seeds/002 Fig. 21 INCTASKID, Def. 5.2): a cuda_tasks loop
 // becomes a loop that increments the task id first, so the same local

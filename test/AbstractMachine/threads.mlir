@@ -1,4 +1,5 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
 
 // Thread mappings (seeds/002 Def. 5.2; the collective tiling of Def. 4.2
 // evaluated as in seeds/001): dimension m starts as [0, D_m P_m - 1]; an

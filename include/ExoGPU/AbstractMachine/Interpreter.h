@@ -14,18 +14,38 @@
 
 namespace mlir::exoam {
 
+/// How the machine stores the synchronization environment (SyncStore.h).
+/// Both give the same verdicts and diagnostics.
+enum class Engine {
+  /// One state per element, every lift over every record: the rules as
+  /// written, the test oracle.
+  Reference,
+  /// States shared between elements with the same history, lifts over the
+  /// records they can change: the default.
+  Box,
+};
+
+/// Parses `reference` or `box`.
+std::optional<Engine> parseEngine(StringRef name);
+
 /// Runs `proc` from the initial state (task id 0, empty environment) with
 /// `args[i]` as the value of parameter `i` (0 or 1 for an i1 parameter).
 /// On an error state, emits an error at the statement where the machine
 /// stopped (a failing check, or a statement whose accesses or threads are
 /// ill-formed under these values) and returns failure.
-LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args);
+LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args,
+                            Engine engine = Engine::Box);
 
 /// Parses the `name=value` bindings of a pass option (`true` and `false`
 /// stand for 1 and 0). Malformed or repeated names are reported on `op`,
 /// prefixed by `passName`.
 FailureOr<llvm::StringMap<int64_t>>
 parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
+
+/// Rewrites pass options where `name=value` items stand for themselves
+/// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
+/// an option of the interpreting passes (`args`, `engine`, `proc`) are kept.
+std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A
 /// missing value or a boolean that is neither 0 nor 1 is reported on `proc`.

@@ -30,7 +30,10 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
   let dependentDialects = ["::mlir::exoam::ExoAMDialect"];
   let options = [
     ListOption<"args", "args", "std::string",
-               "values of the procs' control parameters, as name=value">
+               "values of the procs' control parameters, as name=value">,
+    Option<"engine", "engine", "std::string", /*default=*/"\"box\"",
+           "how the machine stores its state: box (fast, the default) or "
+           "reference (one state per element; the test oracle)">,
   ];
 }
 
@@ -63,6 +66,9 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
                "values of the procs' control parameters, as name=value">,
     Option<"procName", "proc", "std::string", /*default=*/"",
            "check only this proc (default: every proc no other proc calls)">,
+    Option<"engine", "engine", "std::string", /*default=*/"\"box\"",
+           "how the machine stores its state: box (fast, the default) or "
+           "reference (one state per element; the test oracle)">,
   ];
 }
 

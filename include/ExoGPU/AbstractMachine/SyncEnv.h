@@ -44,6 +44,10 @@ public:
                          exogpu::QualTimeline timeline) const;
   /// The threads g with S(g, q) >= level for some q in `timelines`.
   ThreadSet getThreadsSeeing(QualMask timelines, VisibilityLevel level) const;
+  /// Whether some thread of `threads` has S(g, q) >= level for some q in
+  /// `timelines`.
+  bool isSeenBy(const ThreadSet &threads, QualMask timelines,
+                VisibilityLevel level) const;
   /// S := S v grant.
   void join(VisibilityGrant grant);
 
@@ -70,8 +74,17 @@ struct ElementKey {
 };
 
 /// P (Def. 5.3): the arrive counts a record has observed, per barrier
-/// element.
-using ArriveCounts = std::map<ElementKey, std::set<int64_t>>;
+/// element. P is only ever asked whether it holds a count at most Max
+/// (Fig. 22 AWAIT), so the smallest count stands for the set.
+using ArriveCounts = std::map<ElementKey, int64_t>;
+
+/// P(z, n) := P(z, n) u {count}.
+inline void observeArrive(ArriveCounts &arrives, const ElementKey &key,
+                          int64_t count) {
+  auto [it, inserted] = arrives.try_emplace(key, count);
+  if (!inserted)
+    it->second = std::min(it->second, count);
+}
 
 /// A visibility record (q, f, p) of Def. 5.3, with its provenance.
 struct VisibilityRecord {
@@ -97,25 +110,6 @@ struct ElementState {
   std::vector<VisibilityRecord> mutates;
   int64_t arrives = 0;
   int64_t awaits = 0;
-};
-
-/// The synchronization environment rho. It is total: an element never
-/// allocated (a proc's data parameter) starts as (empty, empty, (0, 0)).
-class SyncEnv {
-public:
-  /// rho(x, n), created empty on first use.
-  ElementState &get(const ElementKey &key) { return elements[key]; }
-  /// rho(x, n) if it was ever touched, null otherwise (then it is empty).
-  const ElementState *lookup(const ElementKey &key) const;
-  /// ALLOC (Fig. 22): resets every element of `var` whose index lies in
-  /// `[0, extents[0]) x ... x [0, extents[k-1])`.
-  void reset(StringAttr var, ArrayRef<int64_t> extents);
-  /// lift(rho, lambda) (Def. B.2): applies `lambda` to every read and mutate
-  /// record of every element.
-  void lift(function_ref<void(VisibilityRecord &)> lambda);
-
-private:
-  std::map<ElementKey, ElementState> elements;
 };
 
 /// Adds `record` to a record set (the union of Fig. 22 RECORDREAD and

@@ -84,6 +84,11 @@ public:
   /// A thread in both sets, if any.
   std::optional<GlobalThread> findIn(const ThreadSet &other) const;
   bool isSubsetOf(const ThreadSet &other) const { return !findNotIn(other); }
+  /// Calls `fn` with every task that has a thread in a finite set, in order.
+  void forEachTask(function_ref<void(int64_t)> fn) const {
+    for (const auto &entry : byTask)
+      fn(entry.first);
+  }
   /// Calls `fn` for every thread of a finite set, in task and thread order.
   void forEachThread(function_ref<void(GlobalThread)> fn) const;
 

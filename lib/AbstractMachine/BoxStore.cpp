@@ -1,0 +1,507 @@
+//===- BoxStore.cpp - rho shared between elements with one history -------===//
+//
+// Part of ExoGPU. The fast storage of the synchronization environment
+// (seeds/002 Def. 5.3), after the ideas of DESIGN.md "Abstract machine
+// performance":
+//  * windowed accesses are interpreted as boxes, not element by element:
+//    each variable is a tree with one level per dimension, each level a
+//    sorted list of disjoint index intervals; the leaves are cells holding
+//    one state shared by every element of the leaf box. An update splits the
+//    intervals at the box's bounds, replaces each distinct cell once (a
+//    memo maps old cell to new cell) and merges neighbours that became
+//    equal;
+//  * lifts (Def. B.2) change only records that the lift's witness can see
+//    (Fig. 22 FENCE, ARRIVE: a record some executing thread sees at
+//    unordered or above) or that observed the awaited barrier (AWAIT).
+//    Indexes from task to cells with such records and from barrier element
+//    to observing cells select them; a lift mutates those cells in place,
+//    which changes every element sharing them, as the pointwise lift does.
+// The indexes may hold cells that no longer qualify (or were recycled):
+// visiting one is harmless, since the lambda is the identity on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/AbstractMachine/SyncStore.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::exoam;
+
+namespace {
+
+/// A cell id; 0 is the shared empty state.
+using CellId = uint32_t;
+constexpr CellId kEmpty = 0;
+
+/// A state and the number of tree leaves that hold it.
+struct Cell {
+  ElementState state;
+  uint32_t refs = 0;
+};
+
+/// One level of a variable's tree: disjoint intervals in increasing order
+/// covering all of int64. At the last level an interval holds a cell; above,
+/// a subtree (null: every element empty).
+struct Node;
+struct Segment {
+  int64_t lo, hi;
+  CellId cell = kEmpty;
+  std::unique_ptr<Node> child;
+};
+struct Node {
+  std::vector<Segment> segments;
+};
+
+/// A variable: its rank and tree (for rank 0, a single cell).
+struct Variable {
+  unsigned rank = 0;
+  std::unique_ptr<Node> root;
+  CellId scalar = kEmpty;
+};
+
+constexpr int64_t kMinIndex = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMaxIndex = std::numeric_limits<int64_t>::max();
+
+class BoxStore : public SyncStore {
+public:
+  BoxStore() { cells.emplace_back(); }
+
+  void reset(StringAttr var, ArrayRef<int64_t> extents) override;
+  void update(const AccessWindow &window,
+              function_ref<void(ElementState &)> fn) override;
+  bool visit(
+      const AccessWindow &window, bool distinct,
+      function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
+  void liftSeenBy(const ThreadSet &exec,
+                  function_ref<void(VisibilityRecord &)> lambda) override;
+  void liftObserving(const ElementKey &barrier,
+                     function_ref<void(VisibilityRecord &)> lambda) override;
+
+private:
+  using Ranges = ArrayRef<IntervalSet::Interval>;
+  using Memo = DenseMap<CellId, CellId>;
+
+  Variable &getVariable(StringAttr var, unsigned rank);
+  static std::unique_ptr<Node> makeNode();
+  std::unique_ptr<Node> copyTree(const Node &node);
+  void releaseTree(const Node &node);
+  /// Splits the segment containing `at` so that one starts at `at`.
+  void split(Node &node, int64_t at, bool leaf);
+  /// Merges neighbouring segments with equal contents.
+  void merge(Node &node, bool leaf);
+  static bool equalTrees(const Node *a, const Node *b);
+
+  /// Replaces every cell of the box `ranges` under `node` (at `level` of a
+  /// `rank`-level tree) through `replace`.
+  void updateTree(Node &node, unsigned level, unsigned rank, Ranges ranges,
+                  function_ref<CellId(CellId)> replace);
+  bool
+  visitTree(const Node *node, unsigned level, unsigned rank, Ranges ranges,
+            ElementKey &key, bool distinct, DenseSet<CellId> &seen,
+            function_ref<bool(const ElementKey &, const ElementState &)> fn);
+
+  CellId newCell(ElementState state);
+  void retain(CellId id) {
+    if (id != kEmpty)
+      ++cells[id].refs;
+  }
+  void release(CellId id);
+  /// Adds `id` to the lift indexes its records qualify for.
+  void index(CellId id);
+  /// Whether a record of cell `id` observed an arrive count of `barrier`.
+  bool observes(CellId id, const ElementKey &barrier) const;
+  /// Applies `lambda` to every record of cell `id` and re-indexes it.
+  void liftCell(CellId id, function_ref<void(VisibilityRecord &)> lambda);
+
+  DenseMap<StringAttr, Variable> variables;
+  std::vector<Cell> cells;
+  std::vector<CellId> freeCells;
+  /// Cells with a record that a thread of the task sees at unordered or
+  /// above; `everyTask` for grants to all threads (CPU statements).
+  std::map<int64_t, DenseSet<CellId>> seenByTask;
+  DenseSet<CellId> seenByEveryTask;
+  /// Orders barrier elements by identity, which is all the index needs.
+  struct KeyLess {
+    bool operator()(const ElementKey &a, const ElementKey &b) const {
+      if (a.var != b.var)
+        return a.var.getAsOpaquePointer() < b.var.getAsOpaquePointer();
+      return a.index < b.index;
+    }
+  };
+  /// Cells with a record that observed an arrive count of the element.
+  std::map<ElementKey, DenseSet<CellId>, KeyLess> observers;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Cells and indexes
+//===----------------------------------------------------------------------===//
+
+CellId BoxStore::newCell(ElementState state) {
+  CellId id;
+  if (!freeCells.empty()) {
+    id = freeCells.back();
+    freeCells.pop_back();
+  } else {
+    id = cells.size();
+    cells.emplace_back();
+  }
+  cells[id].state = std::move(state);
+  cells[id].refs = 0;
+  index(id);
+  return id;
+}
+
+void BoxStore::release(CellId id) {
+  if (id == kEmpty || --cells[id].refs != 0)
+    return;
+  cells[id].state = ElementState();
+  freeCells.push_back(id);
+}
+
+void BoxStore::index(CellId id) {
+  const ElementState &state = cells[id].state;
+  for (const std::vector<VisibilityRecord> *records :
+       {&state.reads, &state.mutates}) {
+    for (const VisibilityRecord &record : *records) {
+      for (const VisibilityGrant &grant : record.visibility.getGrants()) {
+        if (grant.level < VisibilityLevel::unordered)
+          continue;
+        if (grant.threads.isAll())
+          seenByEveryTask.insert(id);
+        else
+          grant.threads.forEachTask(
+              [&](int64_t task) { seenByTask[task].insert(id); });
+      }
+      for (const auto &entry : record.arrives)
+        observers[entry.first].insert(id);
+    }
+  }
+}
+
+bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
+  if (cells[id].refs == 0)
+    return false;
+  const ElementState &state = cells[id].state;
+  for (const std::vector<VisibilityRecord> *records :
+       {&state.reads, &state.mutates})
+    for (const VisibilityRecord &record : *records)
+      if (record.arrives.count(barrier))
+        return true;
+  return false;
+}
+
+/// A measure that grows whenever a lift adds a grant or an observed
+/// barrier to a state, and changes when one is removed.
+static size_t getIndexedSize(const ElementState &state) {
+  size_t size = 0;
+  for (const std::vector<VisibilityRecord> *records :
+       {&state.reads, &state.mutates})
+    for (const VisibilityRecord &record : *records)
+      size += record.visibility.getGrants().size() + record.arrives.size();
+  return size;
+}
+
+void BoxStore::liftCell(CellId id,
+                        function_ref<void(VisibilityRecord &)> lambda) {
+  if (id == kEmpty || cells[id].refs == 0)
+    return;
+  ElementState &state = cells[id].state;
+  size_t before = getIndexedSize(state);
+  for (VisibilityRecord &record : state.reads)
+    lambda(record);
+  for (VisibilityRecord &record : state.mutates)
+    lambda(record);
+  // Lifts only add grants and observed barriers (or drop a barrier, which
+  // the indexes tolerate): re-index only if something was added.
+  if (getIndexedSize(state) > before)
+    index(id);
+}
+
+void BoxStore::liftSeenBy(const ThreadSet &exec,
+                          function_ref<void(VisibilityRecord &)> lambda) {
+  if (exec.isAll()) {
+    for (CellId id = 1; id < cells.size(); ++id)
+      liftCell(id, lambda);
+    return;
+  }
+  // A lift by a task's threads is the last to look at earlier tasks'
+  // entries: threads of a finished task never execute again.
+  int64_t first = kMaxIndex;
+  exec.forEachTask([&](int64_t task) { first = std::min(first, task); });
+  seenByTask.erase(seenByTask.begin(), seenByTask.lower_bound(first));
+  DenseSet<CellId> visited;
+  auto visitAll = [&](const DenseSet<CellId> &ids) {
+    SmallVector<CellId> pending(ids.begin(), ids.end());
+    for (CellId id : pending)
+      if (visited.insert(id).second)
+        liftCell(id, lambda);
+  };
+  exec.forEachTask([&](int64_t task) {
+    auto it = seenByTask.find(task);
+    if (it != seenByTask.end())
+      visitAll(it->second);
+  });
+  visitAll(seenByEveryTask);
+}
+
+void BoxStore::liftObserving(const ElementKey &barrier,
+                             function_ref<void(VisibilityRecord &)> lambda) {
+  auto it = observers.find(barrier);
+  if (it == observers.end())
+    return;
+  // Drop entries that no longer observe: freed or recycled cells.
+  SmallVector<CellId> ids(it->second.begin(), it->second.end());
+  for (CellId id : ids) {
+    liftCell(id, lambda);
+    if (!observes(id, barrier))
+      it->second.erase(id);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Trees
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<Node> BoxStore::makeNode() {
+  auto node = std::make_unique<Node>();
+  node->segments.push_back({kMinIndex, kMaxIndex, kEmpty, nullptr});
+  return node;
+}
+
+Variable &BoxStore::getVariable(StringAttr var, unsigned rank) {
+  auto [it, inserted] = variables.try_emplace(var);
+  if (inserted) {
+    it->second.rank = rank;
+    if (rank > 0)
+      it->second.root = makeNode();
+  }
+  return it->second;
+}
+
+std::unique_ptr<Node> BoxStore::copyTree(const Node &node) {
+  auto copy = std::make_unique<Node>();
+  copy->segments.reserve(node.segments.size());
+  for (const Segment &segment : node.segments) {
+    Segment &out = copy->segments.emplace_back();
+    out.lo = segment.lo;
+    out.hi = segment.hi;
+    out.cell = segment.cell;
+    retain(segment.cell);
+    if (segment.child)
+      out.child = copyTree(*segment.child);
+  }
+  return copy;
+}
+
+void BoxStore::releaseTree(const Node &node) {
+  for (const Segment &segment : node.segments) {
+    release(segment.cell);
+    if (segment.child)
+      releaseTree(*segment.child);
+  }
+}
+
+void BoxStore::split(Node &node, int64_t at, bool leaf) {
+  auto it = llvm::upper_bound(
+      node.segments, at, [](int64_t v, const Segment &s) { return v < s.lo; });
+  // `it` is the first segment starting after `at`; the one before holds it.
+  if (it == node.segments.begin())
+    return;
+  Segment &holder = *std::prev(it);
+  if (holder.lo == at || holder.hi < at)
+    return;
+  Segment tail;
+  tail.lo = at;
+  tail.hi = holder.hi;
+  tail.cell = holder.cell;
+  retain(holder.cell);
+  if (holder.child)
+    tail.child = copyTree(*holder.child);
+  holder.hi = at - 1;
+  node.segments.insert(it, std::move(tail));
+}
+
+bool BoxStore::equalTrees(const Node *a, const Node *b) {
+  if (!a || !b)
+    return a == b;
+  if (a->segments.size() != b->segments.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a->segments, b->segments))
+    if (x.lo != y.lo || x.hi != y.hi || x.cell != y.cell ||
+        !equalTrees(x.child.get(), y.child.get()))
+      return false;
+  return true;
+}
+
+void BoxStore::merge(Node &node, bool leaf) {
+  std::vector<Segment> &segments = node.segments;
+  size_t out = 0;
+  for (size_t i = 1; i < segments.size(); ++i) {
+    Segment &last = segments[out];
+    Segment &next = segments[i];
+    bool same = leaf ? last.cell == next.cell
+                     : equalTrees(last.child.get(), next.child.get());
+    if (same) {
+      last.hi = next.hi;
+      release(next.cell);
+      if (next.child)
+        releaseTree(*next.child);
+      continue;
+    }
+    if (++out != i)
+      segments[out] = std::move(next);
+  }
+  segments.resize(out + 1);
+}
+
+void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
+                          Ranges ranges, function_ref<CellId(CellId)> replace) {
+  auto [lo, hi] = ranges[level];
+  bool leaf = level + 1 == rank;
+  split(node, lo, leaf);
+  if (hi != kMaxIndex)
+    split(node, hi + 1, leaf);
+  for (Segment &segment : node.segments) {
+    if (segment.hi < lo || segment.lo > hi)
+      continue;
+    if (leaf) {
+      CellId next = replace(segment.cell);
+      if (next != segment.cell) {
+        retain(next);
+        release(segment.cell);
+        segment.cell = next;
+      }
+      continue;
+    }
+    if (!segment.child)
+      segment.child = makeNode();
+    updateTree(*segment.child, level + 1, rank, ranges, replace);
+  }
+  merge(node, leaf);
+}
+
+bool BoxStore::visitTree(
+    const Node *node, unsigned level, unsigned rank, Ranges ranges,
+    ElementKey &key, bool distinct, DenseSet<CellId> &seen,
+    function_ref<bool(const ElementKey &, const ElementState &)> fn) {
+  auto [lo, hi] = ranges[level];
+  bool leaf = level + 1 == rank;
+  static const Node empty = [] {
+    Node node;
+    node.segments.push_back({kMinIndex, kMaxIndex, kEmpty, nullptr});
+    return node;
+  }();
+  if (!node)
+    node = &empty;
+  for (const Segment &segment : node->segments) {
+    if (segment.hi < lo || segment.lo > hi)
+      continue;
+    int64_t first = std::max(lo, segment.lo), last = std::min(hi, segment.hi);
+    // With `distinct`, the first index of the segment stands for all of it:
+    // every index below it has the same cells.
+    if (distinct)
+      last = first;
+    for (int64_t i = first; i <= last; ++i) {
+      key.index[level] = i;
+      if (leaf) {
+        if (distinct && !seen.insert(segment.cell).second)
+          continue;
+        if (!fn(key, cells[segment.cell].state))
+          return false;
+        continue;
+      }
+      if (!visitTree(segment.child.get(), level + 1, rank, ranges, key,
+                     distinct, seen, fn))
+        return false;
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// SyncStore
+//===----------------------------------------------------------------------===//
+
+/// Whether two states are the same, provenance included.
+static bool isSameState(const ElementState &a, const ElementState &b) {
+  auto same = [](const std::vector<VisibilityRecord> &x,
+                 const std::vector<VisibilityRecord> &y) {
+    if (x.size() != y.size())
+      return false;
+    for (auto [r, s] : llvm::zip(x, y))
+      if (!r.isSameRecord(s) || r.origin != s.origin || !(r.actors == s.actors))
+        return false;
+    return true;
+  };
+  return a.arrives == b.arrives && a.awaits == b.awaits &&
+         same(a.reads, b.reads) && same(a.mutates, b.mutates);
+}
+
+void BoxStore::update(const AccessWindow &window,
+                      function_ref<void(ElementState &)> fn) {
+  if (window.empty())
+    return;
+  Memo memo;
+  auto replace = [&](CellId old) {
+    auto [it, inserted] = memo.try_emplace(old, old);
+    if (!inserted)
+      return it->second;
+    ElementState state = cells[old].state;
+    fn(state);
+    if (!isSameState(state, cells[old].state))
+      it->second = newCell(std::move(state));
+    return it->second;
+  };
+  Variable &var = getVariable(window.var, window.ranges.size());
+  if (var.rank == 0) {
+    CellId next = replace(var.scalar);
+    retain(next);
+    release(var.scalar);
+    var.scalar = next;
+    return;
+  }
+  updateTree(*var.root, 0, var.rank, window.ranges, replace);
+}
+
+void BoxStore::reset(StringAttr var, ArrayRef<int64_t> extents) {
+  AccessWindow box{var, {}};
+  for (int64_t extent : extents)
+    box.ranges.push_back({0, extent - 1});
+  if (box.empty())
+    return;
+  Variable &variable = getVariable(var, extents.size());
+  if (variable.rank == 0) {
+    release(variable.scalar);
+    variable.scalar = kEmpty;
+    return;
+  }
+  updateTree(*variable.root, 0, variable.rank, box.ranges,
+             [](CellId) { return kEmpty; });
+}
+
+bool BoxStore::visit(
+    const AccessWindow &window, bool distinct,
+    function_ref<bool(const ElementKey &, const ElementState &)> fn) {
+  if (window.empty())
+    return true;
+  ElementKey key{window.var, {}};
+  key.index.resize(window.ranges.size());
+  auto it = variables.find(window.var);
+  if (window.ranges.empty()) {
+    CellId id = it == variables.end() ? kEmpty : it->second.scalar;
+    return fn(key, cells[id].state);
+  }
+  DenseSet<CellId> seen;
+  const Node *root = it == variables.end() ? nullptr : it->second.root.get();
+  return visitTree(root, 0, window.ranges.size(), window.ranges, key, distinct,
+                   seen, fn);
+}
+
+std::unique_ptr<SyncStore> mlir::exoam::createBoxStore() {
+  return std::make_unique<BoxStore>();
+}
