@@ -109,8 +109,11 @@ private:
       ++cells[id].refs;
   }
   void release(CellId id);
-  /// Adds `id` to the lift indexes its records qualify for.
-  void index(CellId id);
+  /// Adds `id` to the lift indexes `record` (one of its records) qualifies
+  /// for.
+  void indexRecord(CellId id, const VisibilityRecord &record);
+  /// Indexes the reads and mutates of cell `id` from the given positions on.
+  void index(CellId id, size_t firstRead = 0, size_t firstMutate = 0);
   /// Whether a record of cell `id` observed an arrive count of `barrier`.
   bool observes(CellId id, const ElementKey &barrier) const;
   /// Applies `lambda` to every record of cell `id` and re-indexes it.
@@ -163,24 +166,26 @@ void BoxStore::release(CellId id) {
   freeCells.push_back(id);
 }
 
-void BoxStore::index(CellId id) {
-  const ElementState &state = cells[id].state;
-  for (const std::vector<VisibilityRecord> *records :
-       {&state.reads, &state.mutates}) {
-    for (const VisibilityRecord &record : *records) {
-      for (const VisibilityGrant &grant : record.visibility.getGrants()) {
-        if (grant.level < VisibilityLevel::unordered)
-          continue;
-        if (grant.threads.isAll())
-          seenByEveryTask.insert(id);
-        else
-          grant.threads.forEachTask(
-              [&](int64_t task) { seenByTask[task].insert(id); });
-      }
-      for (const auto &entry : record.arrives)
-        observers[entry.first].insert(id);
-    }
+void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
+  for (const VisibilityGrant &grant : record.visibility.getGrants()) {
+    if (grant.level < VisibilityLevel::unordered)
+      continue;
+    if (grant.threads.isAll())
+      seenByEveryTask.insert(id);
+    else
+      grant.threads.forEachTask(
+          [&](int64_t task) { seenByTask[task].insert(id); });
   }
+  for (const auto &entry : record.arrives)
+    observers[entry.first].insert(id);
+}
+
+void BoxStore::index(CellId id, size_t firstRead, size_t firstMutate) {
+  const ElementState &state = cells[id].state;
+  for (size_t i = firstRead; i < state.reads.size(); ++i)
+    indexRecord(id, state.reads[i]);
+  for (size_t i = firstMutate; i < state.mutates.size(); ++i)
+    indexRecord(id, state.mutates[i]);
 }
 
 bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
@@ -195,15 +200,10 @@ bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
   return false;
 }
 
-/// A measure that grows whenever a lift adds a grant or an observed
-/// barrier to a state, and changes when one is removed.
-static size_t getIndexedSize(const ElementState &state) {
-  size_t size = 0;
-  for (const std::vector<VisibilityRecord> *records :
-       {&state.reads, &state.mutates})
-    for (const VisibilityRecord &record : *records)
-      size += record.visibility.getGrants().size() + record.arrives.size();
-  return size;
+/// A measure of a record that grows whenever a lift adds a grant or an
+/// observed barrier to it.
+static size_t getIndexedSize(const VisibilityRecord &record) {
+  return record.visibility.getGrants().size() + record.arrives.size();
 }
 
 void BoxStore::liftCell(CellId id,
@@ -211,15 +211,17 @@ void BoxStore::liftCell(CellId id,
   if (id == kEmpty || cells[id].refs == 0)
     return;
   ElementState &state = cells[id].state;
-  size_t before = getIndexedSize(state);
-  for (VisibilityRecord &record : state.reads)
-    lambda(record);
-  for (VisibilityRecord &record : state.mutates)
-    lambda(record);
   // Lifts only add grants and observed barriers (or drop a barrier, which
-  // the indexes tolerate): re-index only if something was added.
-  if (getIndexedSize(state) > before)
-    index(id);
+  // the indexes tolerate): re-index the records that grew.
+  for (std::vector<VisibilityRecord> *records :
+       {&state.reads, &state.mutates}) {
+    for (VisibilityRecord &record : *records) {
+      size_t before = getIndexedSize(record);
+      lambda(record);
+      if (getIndexedSize(record) > before)
+        indexRecord(id, record);
+    }
+  }
 }
 
 void BoxStore::liftSeenBy(const ThreadSet &exec,
@@ -451,6 +453,17 @@ void BoxStore::update(const AccessWindow &window,
     auto [it, inserted] = memo.try_emplace(old, old);
     if (!inserted)
       return it->second;
+    // A cell held by this one leaf belongs to elements that are all in the
+    // box: change it in place.
+    if (old != kEmpty && cells[old].refs == 1) {
+      ElementState &state = cells[old].state;
+      size_t reads = state.reads.size(), mutates = state.mutates.size();
+      fn(state);
+      // Updates add records at the end or clear them.
+      index(old, std::min(reads, state.reads.size()),
+            std::min(mutates, state.mutates.size()));
+      return old;
+    }
     ElementState state = cells[old].state;
     fn(state);
     if (!isSameState(state, cells[old].state))

@@ -203,8 +203,7 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
                   op.getAtomic().getBits(), arrives, *threads, op.getLoc());
   env->update(evaluateAccess(op.getTarget(), *values),
               [&](ElementState &state) {
-                for (const VisibilityRecord &record : records)
-                  addRecord(reads ? state.reads : state.mutates, record);
+                addRecords(reads ? state.reads : state.mutates, records);
               });
   return success();
 }

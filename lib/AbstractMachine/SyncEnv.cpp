@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/AbstractMachine/SyncEnv.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -77,12 +79,39 @@ void ElementKey::print(raw_ostream &os) const {
   os << ']';
 }
 
-void mlir::exoam::addRecord(std::vector<VisibilityRecord> &records,
-                            VisibilityRecord record) {
-  for (const VisibilityRecord &existing : records)
-    if (existing.isSameRecord(record))
-      return;
-  records.push_back(std::move(record));
+/// A hash of (q, f, p), consistent with VisibilityRecord::isSameRecord.
+static llvm::hash_code hashRecord(const VisibilityRecord &record) {
+  llvm::hash_code hash = llvm::hash_value(static_cast<int>(record.timeline));
+  for (const VisibilityGrant &grant : record.visibility.getGrants()) {
+    hash = llvm::hash_combine(hash, static_cast<int>(grant.level),
+                              grant.timelines, grant.threads.isAll());
+    grant.threads.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
+      hash = llvm::hash_combine(hash, task, lo, hi);
+    });
+  }
+  for (const auto &[key, count] : record.arrives)
+    hash = llvm::hash_combine(
+        hash, key.var.getAsOpaquePointer(),
+        llvm::hash_combine_range(key.index.begin(), key.index.end()), count);
+  return hash;
+}
+
+void mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
+                             ArrayRef<VisibilityRecord> added) {
+  // Equal records hash alike: compare only within a bucket, so that adding
+  // m records to n costs O(n + m) rather than O(n m).
+  DenseMap<unsigned, SmallVector<unsigned, 1>> buckets;
+  for (auto [index, record] : llvm::enumerate(records))
+    buckets[hashRecord(record)].push_back(index);
+  for (const VisibilityRecord &record : added) {
+    SmallVector<unsigned, 1> &bucket = buckets[hashRecord(record)];
+    if (llvm::any_of(bucket, [&](unsigned index) {
+          return records[index].isSameRecord(record);
+        }))
+      continue;
+    bucket.push_back(records.size());
+    records.push_back(record);
+  }
 }
 
 /// S_H of Def. B.1: every thread sees the access at atomic_only on the

@@ -112,9 +112,11 @@ struct ElementState {
   int64_t awaits = 0;
 };
 
-/// Adds `record` to a record set (the union of Fig. 22 RECORDREAD and
-/// RECORDMUTATE); a record equal to one already there is not added again.
-void addRecord(std::vector<VisibilityRecord> &records, VisibilityRecord record);
+/// Adds `added` to a record set (the union of Fig. 22 RECORDREAD and
+/// RECORDMUTATE), in order; a record equal to one already there (or added
+/// before it) is not added again.
+void addRecords(std::vector<VisibilityRecord> &records,
+                ArrayRef<VisibilityRecord> added);
 
 /// R(level, t, q, atomic, E, rho, G) of Def. B.1 for one element, with
 /// `arrives` = P_{E, rho}: one record seen by all of `threads` if

@@ -89,6 +89,13 @@ public:
     for (const auto &entry : byTask)
       fn(entry.first);
   }
+  /// Calls `fn(task, lo, hi)` for the maximal thread intervals of a finite
+  /// set, in order.
+  void forEachRange(function_ref<void(int64_t, int64_t, int64_t)> fn) const {
+    for (const auto &[task, threads] : byTask)
+      for (IntervalSet::Interval range : threads.getIntervals())
+        fn(task, range.first, range.second);
+  }
   /// Calls `fn` for every thread of a finite set, in task and thread order.
   void forEachThread(function_ref<void(GlobalThread)> fn) const;
 
