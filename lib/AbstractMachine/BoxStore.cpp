@@ -90,8 +90,8 @@ private:
   void releaseTree(const Node &node);
   /// Splits the segment containing `at` so that one starts at `at`.
   void split(Node &node, int64_t at, bool leaf);
-  /// Merges neighbouring segments with equal contents.
-  void merge(Node &node, bool leaf);
+  /// Merges segments [first, last] with neighbours of equal contents.
+  void merge(Node &node, bool leaf, size_t first, size_t last);
   static bool equalTrees(const Node *a, const Node *b);
 
   /// Replaces every cell of the box `ranges` under `node` (at `level` of a
@@ -340,16 +340,19 @@ bool BoxStore::equalTrees(const Node *a, const Node *b) {
   return true;
 }
 
-void BoxStore::merge(Node &node, bool leaf) {
+void BoxStore::merge(Node &node, bool leaf, size_t first, size_t last) {
+  // Only segments [first, last] changed: merge each with its neighbours.
   std::vector<Segment> &segments = node.segments;
-  size_t out = 0;
-  for (size_t i = 1; i < segments.size(); ++i) {
-    Segment &last = segments[out];
+  size_t begin = first == 0 ? 0 : first - 1;
+  size_t end = std::min(last + 1, segments.size() - 1);
+  size_t out = begin;
+  for (size_t i = begin + 1; i <= end; ++i) {
+    Segment &kept = segments[out];
     Segment &next = segments[i];
-    bool same = leaf ? last.cell == next.cell
-                     : equalTrees(last.child.get(), next.child.get());
+    bool same = leaf ? kept.cell == next.cell
+                     : equalTrees(kept.child.get(), next.child.get());
     if (same) {
-      last.hi = next.hi;
+      kept.hi = next.hi;
       release(next.cell);
       if (next.child)
         releaseTree(*next.child);
@@ -358,7 +361,7 @@ void BoxStore::merge(Node &node, bool leaf) {
     if (++out != i)
       segments[out] = std::move(next);
   }
-  segments.resize(out + 1);
+  segments.erase(segments.begin() + out + 1, segments.begin() + end + 1);
 }
 
 void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
@@ -368,9 +371,12 @@ void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
   split(node, lo, leaf);
   if (hi != kMaxIndex)
     split(node, hi + 1, leaf);
-  for (Segment &segment : node.segments) {
+  size_t first = node.segments.size(), last = 0;
+  for (auto [index, segment] : llvm::enumerate(node.segments)) {
     if (segment.hi < lo || segment.lo > hi)
       continue;
+    first = std::min(first, index);
+    last = index;
     if (leaf) {
       CellId next = replace(segment.cell);
       if (next != segment.cell) {
@@ -384,7 +390,8 @@ void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
       segment.child = makeNode();
     updateTree(*segment.child, level + 1, rank, ranges, replace);
   }
-  merge(node, leaf);
+  if (first <= last)
+    merge(node, leaf, first, last);
 }
 
 bool BoxStore::visitTree(

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Times the synchronization check (exogpu-opt --exogpu-sync-check) of the
+Hopper GEMM (examples/sm90a_gemm.mlir: 128x256 CTA tiles, 4-stage TMA ring,
+2 consumer warpgroups, a producer warp, clusters of 2) and of the sm_80
+cp.async GEMM (examples/sm80_gemm.mlir) at M = N = K = 512 ... 4096, and
+prints seconds and peak memory per size, next to the issue's targets and the
+paper's interpreter (seeds/002 Sec. 6, Fig. 9: about 2 / 16 / 128 s for the
+sm_90a GEMM at 1024 / 2048 / 4096 on one laptop core).
+
+Each size runs in its own process, so its peak resident memory is its own
+(os.wait4). A size that runs past --timeout is reported as such and larger
+sizes of that kernel are skipped.
+
+Usage: bench/sync_check.py [--build build] [--sizes 512,1024,2048,4096]
+                           [--kernels sm90a,sm80] [--engine box|reference]
+                           [--timeout 300]
+"""
+
+import argparse
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+KERNELS = {
+    "sm90a": ("stdlib/sm90a.mlir", "examples/sm90a_gemm.mlir"),
+    "sm80": ("stdlib/sm80.mlir", "examples/sm80_gemm.mlir"),
+}
+PAPER_SM90A = {1024: 2.0, 2048: 16.0, 4096: 128.0}
+TARGETS = {1024: 0.05, 4096: 1.3}
+
+
+def run_one(tool, source, size, engine, timeout):
+    args = [str(tool), f"--exogpu-sync-check=M={size},N={size},K={size},"
+            f"engine={engine}", str(source), "-o", os.devnull]
+    start = time.monotonic()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    deadline = start + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            os.wait4(proc.pid, 0)
+            return None, None, "timeout"
+        time.sleep(0.005)
+    seconds = time.monotonic() - start
+    peak_mib = usage.ru_maxrss / 1024.0
+    code = os.waitstatus_to_exitcode(status)
+    verdict = "passes" if code == 0 else \
+        f"REJECTED ({proc.stderr.read().decode().strip().splitlines()[0]})"
+    return seconds, peak_mib, verdict
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=str(ROOT / "build"))
+    parser.add_argument("--sizes", default="512,1024,2048,4096")
+    parser.add_argument("--kernels", default="sm90a,sm80")
+    parser.add_argument("--engine", default="box",
+                        choices=["box", "reference"])
+    parser.add_argument("--timeout", type=float, default=300.0)
+    opts = parser.parse_args()
+    tool = pathlib.Path(opts.build) / "bin" / "exogpu-opt"
+    if not tool.exists():
+        sys.exit(f"{tool} not found: build first (bash scripts/build.sh)")
+    sizes = [int(s) for s in opts.sizes.split(",")]
+    print(f"sync check, engine={opts.engine}, one process per size, "
+          f"timeout {opts.timeout:.0f} s")
+    print(f"{'kernel':7} {'M=N=K':>6} {'seconds':>9} {'peak MiB':>9}  "
+          f"{'verdict':8} reference points")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kernel in opts.kernels.split(","):
+            library, example = KERNELS[kernel]
+            source = pathlib.Path(tmp) / f"{kernel}.mlir"
+            source.write_text((ROOT / library).read_text() +
+                              (ROOT / example).read_text())
+            for size in sizes:
+                seconds, mib, verdict = run_one(tool, source, size,
+                                                opts.engine, opts.timeout)
+                notes = []
+                if kernel == "sm90a" and size in PAPER_SM90A:
+                    notes.append(f"paper {PAPER_SM90A[size]:g} s")
+                if kernel == "sm90a" and size in TARGETS:
+                    notes.append(f"target < {TARGETS[size]:g} s")
+                if seconds is None:
+                    print(f"{kernel:7} {size:>6} {'>' + format(opts.timeout, '.0f'):>9} "
+                          f"{'-':>9}  {verdict:8} {'; '.join(notes)}",
+                          flush=True)
+                    break
+                print(f"{kernel:7} {size:>6} {seconds:>9.3f} {mib:>9.1f}  "
+                      f"{verdict:8} {'; '.join(notes)}", flush=True)
+    print("targets (issue 4): 4096 under 1.3 s, 1024 under 0.05 s, "
+          "peak memory under 4096 MiB")
+
+
+if __name__ == "__main__":
+    main()
