@@ -116,6 +116,24 @@ FailureOr<View> lowering::applyWindow(const View &view, ArrayRef<int32_t> kinds,
   return window;
 }
 
+View lowering::makeRootView(StringAttr var, ArrayRef<GlobalExpr> extents,
+                            MLIRContext *context) {
+  View view;
+  view.var = var;
+  for (GlobalExpr extent : extents)
+    view.dims.push_back({false, getAffineConstantExpr(0, context), extent});
+  return view;
+}
+
+void lowering::setStorage(View &view, Type type) {
+  if (auto barrier = dyn_cast<BarrierType>(type)) {
+    view.isBarrier = true;
+    view.barrierKind = barrier.getKind();
+    return;
+  }
+  view.memory = cast<BufferTypeInterface>(type).getMemory();
+}
+
 unsigned OperandPacker::packDim(unsigned index) {
   auto [it, inserted] = localOf.try_emplace(index, operands.size());
   if (inserted)

@@ -72,6 +72,14 @@ struct Access {
   }
 };
 
+/// A view of a whole variable with `extents` (from index 0).
+View makeRootView(StringAttr var, ArrayRef<GlobalExpr> extents,
+                  MLIRContext *context);
+
+/// Sets the memory or barrier mechanism of `view` from a buffer or barrier
+/// type.
+void setStorage(View &view, Type type);
+
 /// Applies window coordinates (`kinds`, `exprs` over global values) to
 /// `view`: the access they denote (Fig. 17 `x[w*]`; no coordinates at all is
 /// the whole buffer, Fig. 17 `x`). Fails if the counts do not match.

@@ -1,0 +1,153 @@
+//===- Emission.cpp - AMIR statements
+//---------------------------------------===//
+//
+// Part of ExoGPU. Thread mappings (Def. 5.2 from the collective tiling) and
+// the AMIR statements the rules emit (Fig. 4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
+#include "ProcLowering.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+using namespace mlir::exogpu::lowering;
+
+//===----------------------------------------------------------------------===//
+// Thread mappings and AMIR statements
+//===----------------------------------------------------------------------===//
+
+FailureOr<exoam::ThreadMappingAttr>
+ProcLowering::threadsOf(Operation *stmt, OperandPacker &packer) {
+  if (!isCudaScope(stmt))
+    return exoam::ThreadMappingAttr::get(context, exoam::ExecScope::cpu, {});
+  const CollTiling *tiling = analysis.getTiling(stmt);
+  if (!tiling)
+    return emitError(stmt->getLoc(),
+                     "sync check: no collective tiling for this "
+                     "statement (see the collective analysis errors)");
+  SmallVector<exoam::TilingDimAttr> dims;
+  int64_t pitch = 1;
+  ArrayRef<CollDim> collDims = tiling->getDims();
+  SmallVector<exoam::TilingDimAttr> reversed;
+  for (const CollDim &dim : llvm::reverse(collDims)) {
+    if (dim.pitch != pitch)
+      return emitError(stmt->getLoc(),
+                       "sync check: collective tiling with a thread "
+                       "pitch that is not the product of the inner "
+                       "extents");
+    pitch *= dim.extent;
+    SmallVector<exoam::TilingOpAttr> ops;
+    for (const CollDimOp &op : dim.ops) {
+      std::optional<int64_t> iter;
+      if (op.iter) {
+        FailureOr<GlobalExpr> value = lowerCtrl(stmt, op.iter);
+        if (failed(value))
+          return failure();
+        auto dimExpr = dyn_cast<AffineDimExpr>(*value);
+        if (!dimExpr)
+          return emitError(stmt->getLoc(),
+                           "sync check: a cuda_threads iterator is "
+                           "not a loop iterator");
+        iter = packer.packDim(dimExpr.getPosition());
+      }
+      ops.push_back(exoam::TilingOpAttr::get(context, iter, op.linearBox,
+                                             op.linearOffset));
+    }
+    reversed.push_back(exoam::TilingDimAttr::get(context, dim.extent, ops));
+  }
+  dims.assign(reversed.rbegin(), reversed.rend());
+  return exoam::ThreadMappingAttr::get(context, exoam::ExecScope::gpu, dims);
+}
+
+exogpu::QualTimeline ProcLowering::getInOrderTimeline(Operation *stmt,
+                                                      const Access &access) {
+  // Fig. 18 T_qin.
+  if (!isCudaScope(stmt))
+    return exogpu::QualTimeline::cpu_in_order_qual;
+  if (access.view->isRmem())
+    return exogpu::QualTimeline::cuda_in_order_rmem_qual;
+  return exogpu::QualTimeline::cuda_in_order_ram_qual;
+}
+
+LogicalResult ProcLowering::emitCheck(Operation *stmt, bool reads,
+                                      VisibilityLevel level, bool convergent,
+                                      const Access &access,
+                                      exoam::QualMask timelines,
+                                      exoam::AccessPurpose purpose) {
+  OperandPacker packer(context, globals);
+  unsigned target = packer.addAccess(access);
+  FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(stmt, packer);
+  if (failed(threads))
+    return failure();
+  auto set = exoam::QualTimelineSetAttr::get(context, timelines);
+  auto purposeAttr = exoam::AccessPurposeAttr::get(context, purpose);
+  if (reads)
+    exoam::CheckReadsOp::create(builder, stmt->getLoc(), level, convergent,
+                                packer.getAccess(target), set, purposeAttr,
+                                *threads, packer.getOperands());
+  else
+    exoam::CheckMutatesOp::create(builder, stmt->getLoc(), level, convergent,
+                                  packer.getAccess(target), set, purposeAttr,
+                                  *threads, packer.getOperands());
+  return success();
+}
+
+LogicalResult ProcLowering::emitRecord(Operation *stmt, bool read,
+                                       VisibilityLevel level, bool convergent,
+                                       const Access &access,
+                                       exogpu::QualTimeline timeline,
+                                       exoam::QualMask atomic,
+                                       ArrayRef<Access> barriers) {
+  OperandPacker packer(context, globals);
+  unsigned target = packer.addAccess(access);
+  SmallVector<unsigned> barrierHandles;
+  for (const Access &barrier : barriers)
+    barrierHandles.push_back(packer.addAccess(barrier));
+  FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(stmt, packer);
+  if (failed(threads))
+    return failure();
+  SmallVector<Attribute> barrierAttrs;
+  for (unsigned handle : barrierHandles)
+    barrierAttrs.push_back(packer.getAccess(handle));
+  auto atomicSet = exoam::QualTimelineSetAttr::get(context, atomic);
+  if (read)
+    exoam::RecordReadOp::create(builder, stmt->getLoc(), level, convergent,
+                                packer.getAccess(target), timeline, atomicSet,
+                                builder.getArrayAttr(barrierAttrs), *threads,
+                                packer.getOperands());
+  else
+    exoam::RecordMutateOp::create(builder, stmt->getLoc(), level, convergent,
+                                  packer.getAccess(target), timeline, atomicSet,
+                                  builder.getArrayAttr(barrierAttrs), *threads,
+                                  packer.getOperands());
+  return success();
+}
+
+void ProcLowering::emitClear(Operation *stmt, bool reads,
+                             const Access &access) {
+  OperandPacker packer(context, globals);
+  unsigned target = packer.addAccess(access);
+  if (reads)
+    exoam::ClearReadsOp::create(builder, stmt->getLoc(),
+                                packer.getAccess(target), packer.getOperands());
+  else
+    exoam::ClearMutatesOp::create(builder, stmt->getLoc(),
+                                  packer.getAccess(target),
+                                  packer.getOperands());
+}
+
+LogicalResult ProcLowering::emitFence(Operation *stmt, bool transitive,
+                                      exoam::QualMask pre, exoam::QualMask full,
+                                      exoam::QualMask temp) {
+  OperandPacker packer(context, globals);
+  FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(stmt, packer);
+  if (failed(threads))
+    return failure();
+  auto set = [&](exoam::QualMask mask) {
+    return exoam::QualTimelineSetAttr::get(context, mask);
+  };
+  exoam::FenceOp::create(builder, stmt->getLoc(), transitive, set(pre),
+                         set(full), set(temp), *threads, packer.getOperands());
+  return success();
+}

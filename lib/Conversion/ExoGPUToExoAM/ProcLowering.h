@@ -1,0 +1,110 @@
+//===- ProcLowering.h - the exogpu -> exoam translation ---------*- C++ -*-===//
+//
+// Part of ExoGPU (internal to the exogpu -> exoam translation). The state of
+// translating one proc (seeds/002 Sec. 5.2): the global control values, the
+// frames of inlined procs, and one method per rule of Fig. 5 and 19. The
+// rules are defined in ProcLowering.cpp (procs, proc inlining, structure),
+// Emission.cpp (thread mappings, AMIR statements), DataLowering.cpp
+// (assignments, windows, allocation, free), SyncLowering.cpp (fence, arrive,
+// await) and CallLowering.cpp (instruction calls).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_CONVERSION_EXOGPUTOEXOAM_PROCLOWERING_H
+#define EXOGPU_LIB_CONVERSION_EXOGPUTOEXOAM_PROCLOWERING_H
+
+#include "ControlMapping.h"
+#include "ExoGPU/Analysis/CollectiveAnalysis.h"
+#include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::exogpu::lowering {
+
+using exoam::VisibilityLevel;
+
+/// How an instruction's body uses a parameter (Sec. 5.2.3 access mode).
+enum class AccessMode { ReadOnly, WriteOnly, ReadWrite };
+
+/// One inlined proc body: what its control values and buffers are.
+struct Frame {
+  DenseMap<Value, GlobalExpr> ctrl;
+  DenseMap<Value, View> buffers;
+};
+
+/// Translates one proc (and the procs it inlines).
+class ProcLowering {
+public:
+  ProcLowering(const CollectiveAnalysis &analysis, OpBuilder &builder)
+      : analysis(analysis), builder(builder), context(builder.getContext()) {}
+
+  FailureOr<exoam::ProcOp> run(ProcOp proc);
+
+private:
+  // Control values.
+  GlobalExpr addGlobal(Value exoamValue);
+  FailureOr<GlobalExpr> lowerCtrl(Operation *op, Value value);
+  FailureOr<SmallVector<GlobalExpr>>
+  lowerExprs(Operation *op, ArrayRef<AffineExpr> exprs, ValueRange ctrl);
+
+  // Buffers.
+  FailureOr<const View *> lookupView(Operation *op, Value buffer);
+  FailureOr<Access> lowerAccess(Operation *op, Value buffer,
+                                ArrayRef<int32_t> kinds,
+                                ArrayRef<AffineExpr> exprs, ValueRange ctrl);
+  StringAttr uniqueName(StringRef base);
+  LogicalResult bindParams(ProcOp proc, Frame &frame,
+                           function_ref<FailureOr<GlobalExpr>(unsigned)> ctrl,
+                           function_ref<FailureOr<View>(unsigned)> buffer);
+
+  // Statements.
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation &op);
+  LogicalResult lowerFor(ForOp loop);
+  LogicalResult lowerIf(IfOp guard);
+  LogicalResult lowerDeviceFunction(DeviceFunctionOp deviceFunction);
+  LogicalResult lowerWarps(WarpsOp warps);
+  LogicalResult lowerWrite(Operation *op, bool isReduce);
+  LogicalResult lowerAlloc(AllocOp alloc);
+  LogicalResult lowerFree(FreeOp free);
+  LogicalResult lowerWindow(WindowOp window);
+  LogicalResult lowerFence(FenceOp fence);
+  LogicalResult lowerArrive(ArriveOp arrive);
+  LogicalResult lowerAwait(AwaitOp await);
+  LogicalResult lowerCall(CallOp call);
+  LogicalResult lowerInstrCall(CallOp call, InstrOp instr);
+  LogicalResult inlineProcCall(CallOp call, ProcOp callee);
+
+  // Emission of AMIR statements.
+  FailureOr<exoam::ThreadMappingAttr> threadsOf(Operation *stmt,
+                                                OperandPacker &packer);
+  exogpu::QualTimeline getInOrderTimeline(Operation *stmt,
+                                          const Access &access);
+  LogicalResult emitCheck(Operation *stmt, bool reads, VisibilityLevel level,
+                          bool convergent, const Access &access,
+                          exoam::QualMask timelines,
+                          exoam::AccessPurpose purpose);
+  LogicalResult emitRecord(Operation *stmt, bool read, VisibilityLevel level,
+                           bool convergent, const Access &access,
+                           exogpu::QualTimeline timeline,
+                           exoam::QualMask atomic, ArrayRef<Access> barriers);
+  void emitClear(Operation *stmt, bool reads, const Access &access);
+  LogicalResult emitFence(Operation *stmt, bool transitive, exoam::QualMask pre,
+                          exoam::QualMask full, exoam::QualMask temp);
+  LogicalResult emitFreeChecks(Operation *stmt, const Access &whole);
+  AccessMode getAccessMode(InstrOp instr, unsigned param);
+
+  const CollectiveAnalysis &analysis;
+  OpBuilder &builder;
+  MLIRContext *context;
+  SmallVector<Value> globals;
+  Frame *frame = nullptr;
+  llvm::StringSet<> names;
+  /// Procs being inlined, to reject recursion.
+  SmallVector<Operation *> callStack;
+  DenseMap<Operation *, SmallVector<AccessMode>> accessModes;
+};
+
+} // namespace mlir::exogpu::lowering
+
+#endif // EXOGPU_LIB_CONVERSION_EXOGPUTOEXOAM_PROCLOWERING_H
