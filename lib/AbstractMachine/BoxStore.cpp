@@ -75,10 +75,9 @@ public:
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
-  void liftSeenBy(const ThreadSet &exec,
-                  function_ref<void(VisibilityRecord &)> lambda) override;
+  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) override;
   void liftObserving(const ElementKey &barrier,
-                     function_ref<void(VisibilityRecord &)> lambda) override;
+                     const RecordLift &lambda) override;
 
 private:
   using Ranges = ArrayRef<IntervalSet::Interval>;
@@ -116,8 +115,8 @@ private:
   void index(CellId id, size_t firstRead = 0, size_t firstMutate = 0);
   /// Whether a record of cell `id` observed an arrive count of `barrier`.
   bool observes(CellId id, const ElementKey &barrier) const;
-  /// Applies `lambda` to every record of cell `id` and re-indexes it.
-  void liftCell(CellId id, function_ref<void(VisibilityRecord &)> lambda);
+  /// Applies `lambda` to the records of cell `id` and re-indexes them.
+  void liftCell(CellId id, const RecordLift &lambda);
 
   DenseMap<StringAttr, Variable> variables;
   std::vector<Cell> cells;
@@ -167,6 +166,10 @@ void BoxStore::release(CellId id) {
 }
 
 void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
+  // A group's members see it through their own grants.
+  if (record.isGroup && record.memberLevel >= VisibilityLevel::unordered)
+    record.actors.forEachTask(
+        [&](int64_t task) { seenByTask[task].insert(id); });
   for (const VisibilityGrant &grant : record.visibility.getGrants()) {
     if (grant.level < VisibilityLevel::unordered)
       continue;
@@ -200,32 +203,32 @@ bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
   return false;
 }
 
-/// A measure of a record that grows whenever a lift adds a grant or an
-/// observed barrier to it.
-static size_t getIndexedSize(const VisibilityRecord &record) {
-  return record.visibility.getGrants().size() + record.arrives.size();
+/// A measure of a record list that grows whenever a lift adds a grant or an
+/// observed barrier to a record, or splits a group.
+static size_t getIndexedSize(const std::vector<VisibilityRecord> &records) {
+  size_t size = records.size();
+  for (const VisibilityRecord &record : records)
+    size += record.visibility.getGrants().size() + record.arrives.size();
+  return size;
 }
 
-void BoxStore::liftCell(CellId id,
-                        function_ref<void(VisibilityRecord &)> lambda) {
+void BoxStore::liftCell(CellId id, const RecordLift &lambda) {
   if (id == kEmpty || cells[id].refs == 0)
     return;
   ElementState &state = cells[id].state;
-  // Lifts only add grants and observed barriers (or drop a barrier, which
-  // the indexes tolerate): re-index the records that grew.
+  // Lifts add grants and observed barriers, split groups, or drop a barrier
+  // (which the indexes tolerate): re-index a list that grew.
   for (std::vector<VisibilityRecord> *records :
        {&state.reads, &state.mutates}) {
-    for (VisibilityRecord &record : *records) {
-      size_t before = getIndexedSize(record);
-      lambda(record);
-      if (getIndexedSize(record) > before)
+    size_t before = getIndexedSize(*records);
+    lambda(*records);
+    if (getIndexedSize(*records) > before)
+      for (const VisibilityRecord &record : *records)
         indexRecord(id, record);
-    }
   }
 }
 
-void BoxStore::liftSeenBy(const ThreadSet &exec,
-                          function_ref<void(VisibilityRecord &)> lambda) {
+void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) {
   if (exec.isAll()) {
     for (CellId id = 1; id < cells.size(); ++id)
       liftCell(id, lambda);
@@ -252,7 +255,7 @@ void BoxStore::liftSeenBy(const ThreadSet &exec,
 }
 
 void BoxStore::liftObserving(const ElementKey &barrier,
-                             function_ref<void(VisibilityRecord &)> lambda) {
+                             const RecordLift &lambda) {
   auto it = observers.find(barrier);
   if (it == observers.end())
     return;

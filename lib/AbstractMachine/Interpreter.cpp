@@ -23,8 +23,9 @@ namespace {
 /// The state (iota, sigma, rho) and the rules that transform it.
 class Interpreter {
 public:
-  explicit Interpreter(std::unique_ptr<SyncStore> store)
-      : env(std::move(store)) {}
+  explicit Interpreter(Engine engine)
+      : engine(engine), env(engine == Engine::Reference ? createReferenceStore()
+                                                        : createBoxStore()) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
 
 private:
@@ -51,6 +52,9 @@ private:
   int64_t task = 0;
   /// sigma: values of proc parameters and loop iterators.
   DenseMap<Value, int64_t> sigma;
+  /// Box groups per-thread records (Def. B.1, t = false); the reference
+  /// keeps them apart, as written.
+  Engine engine;
   /// rho.
   std::unique_ptr<SyncStore> env;
 };
@@ -161,8 +165,9 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
   for (int64_t size : sizes)
     box.ranges.push_back({0, size - 1});
   box.forEachElement([&](const ElementKey &key) {
-    env->liftObserving(
-        key, [&](VisibilityRecord &record) { record.arrives.erase(key); });
+    env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
+      forgetBarrier(records, key);
+    });
     return true;
   });
   return success();
@@ -200,7 +205,8 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
                });
   std::vector<VisibilityRecord> records =
       makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
-                  op.getAtomic().getBits(), arrives, *threads, op.getLoc());
+                  op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
+                  /*group=*/engine == Engine::Box);
   env->update(evaluateAccess(op.getTarget(), *values),
               [&](ElementState &state) {
                 addRecords(reads ? state.reads : state.mutates, records);
@@ -230,9 +236,8 @@ LogicalResult Interpreter::execFence(FenceOp op) {
     return failure();
   QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
            temp = op.getTemp().getBits();
-  env->liftSeenBy(*threads, [&](VisibilityRecord &record) {
-    if (isWitnessed(op.getTransitive(), *threads, pre, record))
-      augment(record, *threads, full, temp);
+  env->liftSeenBy(*threads, [&](std::vector<VisibilityRecord> &records) {
+    liftFence(records, op.getTransitive(), *threads, pre, full, temp);
   });
   return success();
 }
@@ -262,11 +267,8 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
                  return true;
                });
   QualMask pre = op.getPre().getBits();
-  env->liftSeenBy(*threads, [&](VisibilityRecord &record) {
-    if (!isWitnessed(op.getTransitive(), *threads, pre, record))
-      return;
-    for (const auto &[key, count] : counts)
-      observeArrive(record.arrives, key, count);
+  env->liftSeenBy(*threads, [&](std::vector<VisibilityRecord> &records) {
+    liftArrive(records, op.getTransitive(), *threads, pre, counts);
   });
   env->update(getElementWindow(*home),
               [](ElementState &state) { ++state.arrives; });
@@ -306,10 +308,8 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
-  env->liftObserving(key, [&](VisibilityRecord &record) {
-    auto it = record.arrives.find(key);
-    if (it != record.arrives.end() && it->second <= max)
-      augment(record, *threads, full, temp);
+  env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
+    liftAwait(records, key, max, *threads, full, temp);
   });
   env->update(window, [&](ElementState &state) { state.awaits = next; });
   return success();
@@ -330,29 +330,18 @@ LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
     return failure();
   VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
                         op.getConvergent(), *threads};
-  bool passed = env->visit(
-      evaluateAccess(op.getTarget(), *values), /*distinct=*/true,
-      [&](const ElementKey &key, const ElementState &state) {
-        for (const VisibilityRecord &record :
-             reads ? state.reads : state.mutates) {
-          // The threads g with S(g, q) >= level for some checked q.
-          ThreadSet seeing =
-              record.visibility.getThreadsSeeing(query.timelines, query.level);
-          if (!query.convergent) {
-            // t = false: error if some executing thread sees it on none.
-            if (std::optional<GlobalThread> blind =
-                    threads->findNotIn(seeing)) {
-              reportInvisibleRecord(op, key, reads, record, query, blind);
-              return false;
-            }
-          } else if (!threads->intersects(seeing)) {
-            // t = true: error if no executing thread sees it.
-            reportInvisibleRecord(op, key, reads, record, query, std::nullopt);
-            return false;
-          }
-        }
-        return true;
-      });
+  bool passed =
+      env->visit(evaluateAccess(op.getTarget(), *values), /*distinct=*/true,
+                 [&](const ElementKey &key, const ElementState &state) {
+                   std::optional<RejectedRecord> rejected = findRejectedRecord(
+                       reads ? state.reads : state.mutates, *threads,
+                       query.timelines, query.level, query.convergent);
+                   if (!rejected)
+                     return true;
+                   reportInvisibleRecord(op, key, reads, rejected->record,
+                                         query, rejected->blind);
+                   return false;
+                 });
   return success(passed);
 }
 
@@ -377,8 +366,7 @@ LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,
     return emitError(proc.getLoc(), "the abstract machine needs one value per "
                                     "parameter: got ")
            << args.size() << ", expected " << proc.getBody().getNumArguments();
-  Interpreter interpreter(engine == Engine::Reference ? createReferenceStore()
-                                                      : createBoxStore());
+  Interpreter interpreter(engine);
   return interpreter.run(proc, args);
 }
 

@@ -22,18 +22,17 @@ public:
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
-  void liftSeenBy(const ThreadSet &exec,
-                  function_ref<void(VisibilityRecord &)> lambda) override {
+  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) override {
     lift(lambda);
   }
   void liftObserving(const ElementKey &barrier,
-                     function_ref<void(VisibilityRecord &)> lambda) override {
+                     const RecordLift &lambda) override {
     lift(lambda);
   }
 
 private:
   /// lift(rho, lambda): every read and mutate record of every element.
-  void lift(function_ref<void(VisibilityRecord &)> lambda);
+  void lift(const RecordLift &lambda);
 
   std::map<ElementKey, ElementState> elements;
 };
@@ -77,12 +76,10 @@ bool ReferenceStore::visit(
   });
 }
 
-void ReferenceStore::lift(function_ref<void(VisibilityRecord &)> lambda) {
+void ReferenceStore::lift(const RecordLift &lambda) {
   for (auto &entry : elements) {
-    for (VisibilityRecord &record : entry.second.reads)
-      lambda(record);
-    for (VisibilityRecord &record : entry.second.mutates)
-      lambda(record);
+    lambda(entry.second.reads);
+    lambda(entry.second.mutates);
   }
 }
 

@@ -79,7 +79,70 @@ void ElementKey::print(raw_ostream &os) const {
   os << ']';
 }
 
-/// A hash of (q, f, p), consistent with VisibilityRecord::isSameRecord.
+//===----------------------------------------------------------------------===//
+// Records and record groups
+//===----------------------------------------------------------------------===//
+
+/// The one-thread set {thread}.
+static ThreadSet getSingleton(GlobalThread thread) {
+  IntervalSet one;
+  one.insert(thread.thread, thread.thread);
+  return ThreadSet::get(thread.task, one);
+}
+
+/// The first thread of a finite, non-empty set.
+static GlobalThread getFirst(const ThreadSet &threads) {
+  return *threads.findNotIn(ThreadSet());
+}
+
+VisibilityGrant VisibilityRecord::getMemberGrant(GlobalThread thread) const {
+  return {getSingleton(thread), getQualBit(timeline), memberLevel};
+}
+
+VisibilityRecord VisibilityRecord::getMember(GlobalThread thread) const {
+  VisibilityRecord member{timeline, visibility, arrives, origin,
+                          getSingleton(thread)};
+  member.visibility.insertGrant(memberGrantPos, getMemberGrant(thread));
+  return member;
+}
+
+/// Calls `emit(run, cls)` for the maximal runs of members of `group` (in
+/// thread order) on which `classify` agrees: the run as a group, or as a
+/// plain record when it has one member.
+static void splitGroup(const VisibilityRecord &group,
+                       function_ref<int(GlobalThread)> classify,
+                       function_ref<void(VisibilityRecord, int)> emit) {
+  std::optional<int> current;
+  IntervalSet run;
+  int64_t task = 0, size = 0;
+  std::optional<GlobalThread> only;
+  auto flush = [&]() {
+    if (!current)
+      return;
+    if (size == 1) {
+      emit(group.getMember(*only), *current);
+    } else {
+      VisibilityRecord part = group;
+      part.actors = ThreadSet::get(task, run);
+      emit(std::move(part), *current);
+    }
+    run = IntervalSet();
+    size = 0;
+  };
+  group.actors.forEachThread([&](GlobalThread thread) {
+    int cls = classify(thread);
+    if (current && (cls != *current || thread.task != task))
+      flush();
+    current = cls;
+    task = thread.task;
+    run.insert(thread.thread, thread.thread);
+    only = thread;
+    ++size;
+  });
+  flush();
+}
+
+/// A hash of (q, f, p) of a plain record, consistent with isSameRecord.
 static llvm::hash_code hashRecord(const VisibilityRecord &record) {
   llvm::hash_code hash = llvm::hash_value(static_cast<int>(record.timeline));
   for (const VisibilityGrant &grant : record.visibility.getGrants()) {
@@ -96,21 +159,86 @@ static llvm::hash_code hashRecord(const VisibilityRecord &record) {
   return hash;
 }
 
+/// The member of `group` that equals the plain record `plain`, if any.
+static std::optional<GlobalThread>
+findEqualMember(const VisibilityRecord &group, const VisibilityRecord &plain) {
+  ArrayRef<VisibilityGrant> groupGrants = group.visibility.getGrants();
+  ArrayRef<VisibilityGrant> plainGrants = plain.visibility.getGrants();
+  unsigned pos = group.memberGrantPos;
+  if (plain.timeline != group.timeline || plain.arrives != group.arrives ||
+      plainGrants.size() != groupGrants.size() + 1 ||
+      plainGrants.take_front(pos) != groupGrants.take_front(pos) ||
+      plainGrants.drop_front(pos + 1) != groupGrants.drop_front(pos))
+    return std::nullopt;
+  const VisibilityGrant &own = plainGrants[pos];
+  if (own.threads.isAll() || own.level != group.memberLevel ||
+      own.timelines != getQualBit(group.timeline))
+    return std::nullopt;
+  std::optional<GlobalThread> thread = own.threads.findNotIn(ThreadSet());
+  if (!thread || !(own.threads == getSingleton(*thread)) ||
+      !group.actors.contains(*thread))
+    return std::nullopt;
+  return thread;
+}
+
+/// Whether groups `a` and `b` have equal members wherever both have one.
+static bool haveEqualMembers(const VisibilityRecord &a,
+                             const VisibilityRecord &b) {
+  return a.timeline == b.timeline && a.visibility == b.visibility &&
+         a.arrives == b.arrives && a.memberLevel == b.memberLevel &&
+         a.memberGrantPos == b.memberGrantPos;
+}
+
 void mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
                              ArrayRef<VisibilityRecord> added) {
-  // Equal records hash alike: compare only within a bucket, so that adding
-  // m records to n costs O(n + m) rather than O(n m).
+  // Equal plain records hash alike: compare only within a bucket, so that
+  // adding m records to n costs O(n + m) rather than O(n m). Groups are
+  // few; they are compared one by one.
   DenseMap<unsigned, SmallVector<unsigned, 1>> buckets;
-  for (auto [index, record] : llvm::enumerate(records))
-    buckets[hashRecord(record)].push_back(index);
+  SmallVector<unsigned> groups;
+  auto note = [&](unsigned index) {
+    if (records[index].isGroup)
+      groups.push_back(index);
+    else
+      buckets[hashRecord(records[index])].push_back(index);
+  };
+  for (unsigned index = 0; index < records.size(); ++index)
+    note(index);
   for (const VisibilityRecord &record : added) {
-    SmallVector<unsigned, 1> &bucket = buckets[hashRecord(record)];
-    if (llvm::any_of(bucket, [&](unsigned index) {
-          return records[index].isSameRecord(record);
-        }))
+    if (!record.isGroup) {
+      bool duplicate = llvm::any_of(buckets[hashRecord(record)],
+                                    [&](unsigned i) {
+                                      return records[i].isSameRecord(record);
+                                    }) ||
+                       llvm::any_of(groups, [&](unsigned i) {
+                         return findEqualMember(records[i], record).has_value();
+                       });
+      if (!duplicate) {
+        records.push_back(record);
+        note(records.size() - 1);
+      }
       continue;
-    bucket.push_back(records.size());
-    records.push_back(record);
+    }
+    // A group keeps the members no existing record equals, in runs.
+    ThreadSet duplicates;
+    for (const auto &[hash, indices] : buckets)
+      for (unsigned i : indices)
+        if (std::optional<GlobalThread> t = findEqualMember(record, records[i]))
+          duplicates.insert(getSingleton(*t));
+    for (unsigned i : groups)
+      if (haveEqualMembers(records[i], record))
+        record.actors.forEachThread([&](GlobalThread t) {
+          if (records[i].actors.contains(t))
+            duplicates.insert(getSingleton(t));
+        });
+    splitGroup(
+        record, [&](GlobalThread t) { return duplicates.contains(t) ? 1 : 0; },
+        [&](VisibilityRecord part, int cls) {
+          if (cls)
+            return;
+          records.push_back(std::move(part));
+          note(records.size() - 1);
+        });
   }
 }
 
@@ -129,7 +257,7 @@ std::vector<VisibilityRecord>
 mlir::exoam::makeRecords(VisibilityLevel level, bool convergent,
                          QualTimeline timeline, QualMask atomic,
                          const ArriveCounts &arrives, const ThreadSet &threads,
-                         Location origin) {
+                         Location origin, bool group) {
   std::vector<VisibilityRecord> records;
   auto add = [&](const ThreadSet &actors) {
     records.push_back({timeline,
@@ -140,13 +268,30 @@ mlir::exoam::makeRecords(VisibilityLevel level, bool convergent,
     add(threads);
     return records;
   }
-  threads.forEachThread([&](GlobalThread thread) {
-    IntervalSet one;
-    one.insert(thread.thread, thread.thread);
-    add(ThreadSet::get(thread.task, one));
-  });
+  // A group needs members that differ: their own grant must survive the
+  // join (not invisible, not covered by the atomic grant).
+  VisibilityFunction common =
+      makeVisibility(VisibilityLevel::invisible, timeline, atomic, ThreadSet());
+  bool ownGrantKept = level != VisibilityLevel::invisible &&
+                      !(level <= VisibilityLevel::atomic_only &&
+                        (atomic & getQualBit(timeline)));
+  if (group && ownGrantKept && threads.findNotIn(ThreadSet()) &&
+      !(threads == getSingleton(getFirst(threads)))) {
+    VisibilityRecord record{timeline, common, arrives, origin, threads};
+    record.isGroup = true;
+    record.memberLevel = level;
+    record.memberGrantPos = common.getGrants().size();
+    records.push_back(std::move(record));
+    return records;
+  }
+  threads.forEachThread(
+      [&](GlobalThread thread) { add(getSingleton(thread)); });
   return records;
 }
+
+//===----------------------------------------------------------------------===//
+// Witness, augment and the lifts of Fig. 22
+//===----------------------------------------------------------------------===//
 
 bool mlir::exoam::isWitnessed(bool transitive, const ThreadSet &exec,
                               QualMask pre, const VisibilityRecord &record) {
@@ -162,4 +307,237 @@ void mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
   record.visibility.join({exec, full, VisibilityLevel::fully_ordered});
   record.visibility.join(
       {exec, temp & ~full, VisibilityLevel::temporally_ordered});
+}
+
+/// The members of `group` that W(t, exec, pre, member) holds for: all of
+/// them if the common grants witness, those in `exec` if only their own
+/// grant can (Def. B.3 (i)).
+static ThreadSet getWitnessedMembers(bool transitive, const ThreadSet &exec,
+                                     QualMask pre,
+                                     const VisibilityRecord &group) {
+  QualMask own = getQualBit(group.timeline);
+  QualMask seen = transitive ? pre : own;
+  if (!transitive && !(pre & own))
+    return ThreadSet();
+  if (group.visibility.isSeenBy(exec, seen, VisibilityLevel::unordered))
+    return group.actors;
+  if (group.memberLevel < VisibilityLevel::unordered || !(pre & own))
+    return ThreadSet();
+  ThreadSet witnessed;
+  group.actors.forEachThread([&](GlobalThread t) {
+    if (exec.contains(t))
+      witnessed.insert(getSingleton(t));
+  });
+  return witnessed;
+}
+
+/// Whether the augment by `exec` could be told apart between members: a
+/// member's own grant covers a grant to `exec` alone if `exec` is that
+/// member.
+static std::optional<GlobalThread>
+getDistinguishedMember(const ThreadSet &exec, const ThreadSet &members) {
+  if (exec.isAll())
+    return std::nullopt;
+  std::optional<GlobalThread> first = exec.findNotIn(ThreadSet());
+  if (!first || !(exec == getSingleton(*first)) || !members.contains(*first))
+    return std::nullopt;
+  return first;
+}
+
+/// Rewrites `records`, replacing each group by the records `liftGroup`
+/// emits for it and applying `liftPlain` to plain records.
+static void liftRecords(std::vector<VisibilityRecord> &records,
+                        function_ref<void(VisibilityRecord &)> liftPlain,
+                        function_ref<void(const VisibilityRecord &,
+                                          std::vector<VisibilityRecord> &)>
+                            liftGroup) {
+  if (llvm::none_of(records,
+                    [](const VisibilityRecord &r) { return r.isGroup; })) {
+    for (VisibilityRecord &record : records)
+      liftPlain(record);
+    return;
+  }
+  std::vector<VisibilityRecord> result;
+  result.reserve(records.size());
+  for (VisibilityRecord &record : records) {
+    if (!record.isGroup) {
+      liftPlain(record);
+      result.push_back(std::move(record));
+      continue;
+    }
+    liftGroup(record, result);
+  }
+  records = std::move(result);
+}
+
+/// Augments the members of `group` in `witnessed` (all of them if null),
+/// splitting it where members end up different.
+static void augmentGroup(const VisibilityRecord &group,
+                         const ThreadSet *witnessed, const ThreadSet &exec,
+                         QualMask full, QualMask temp,
+                         std::vector<VisibilityRecord> &out) {
+  std::optional<GlobalThread> distinguished =
+      getDistinguishedMember(exec, group.actors);
+  bool all = !witnessed || *witnessed == group.actors;
+  if (all && !distinguished) {
+    VisibilityRecord copy = group;
+    augment(copy, exec, full, temp);
+    out.push_back(std::move(copy));
+    return;
+  }
+  splitGroup(
+      group,
+      [&](GlobalThread t) {
+        if (witnessed && !witnessed->contains(t))
+          return 0;
+        return distinguished && t.task == distinguished->task &&
+                       t.thread == distinguished->thread
+                   ? 2
+                   : 1;
+      },
+      [&](VisibilityRecord part, int cls) {
+        if (cls)
+          augment(part, exec, full, temp);
+        out.push_back(std::move(part));
+      });
+}
+
+void mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
+                            bool transitive, const ThreadSet &exec,
+                            QualMask pre, QualMask full, QualMask temp) {
+  liftRecords(
+      records,
+      [&](VisibilityRecord &record) {
+        if (isWitnessed(transitive, exec, pre, record))
+          augment(record, exec, full, temp);
+      },
+      [&](const VisibilityRecord &group, std::vector<VisibilityRecord> &out) {
+        ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
+        if (witnessed.empty()) {
+          out.push_back(group);
+          return;
+        }
+        augmentGroup(group, &witnessed, exec, full, temp, out);
+      });
+}
+
+void mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
+                             bool transitive, const ThreadSet &exec,
+                             QualMask pre,
+                             ArrayRef<std::pair<ElementKey, int64_t>> counts) {
+  auto observe = [&](VisibilityRecord &record) {
+    for (const auto &[key, count] : counts)
+      observeArrive(record.arrives, key, count);
+  };
+  liftRecords(
+      records,
+      [&](VisibilityRecord &record) {
+        if (isWitnessed(transitive, exec, pre, record))
+          observe(record);
+      },
+      [&](const VisibilityRecord &group, std::vector<VisibilityRecord> &out) {
+        ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
+        if (witnessed.empty()) {
+          out.push_back(group);
+          return;
+        }
+        splitGroup(
+            group, [&](GlobalThread t) { return witnessed.contains(t); },
+            [&](VisibilityRecord part, int cls) {
+              if (cls)
+                observe(part);
+              out.push_back(std::move(part));
+            });
+      });
+}
+
+void mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
+                            const ElementKey &barrier, int64_t max,
+                            const ThreadSet &exec, QualMask full,
+                            QualMask temp) {
+  auto observed = [&](const VisibilityRecord &record) {
+    auto it = record.arrives.find(barrier);
+    return it != record.arrives.end() && it->second <= max;
+  };
+  liftRecords(
+      records,
+      [&](VisibilityRecord &record) {
+        if (observed(record))
+          augment(record, exec, full, temp);
+      },
+      [&](const VisibilityRecord &group, std::vector<VisibilityRecord> &out) {
+        if (!observed(group)) {
+          out.push_back(group);
+          return;
+        }
+        augmentGroup(group, nullptr, exec, full, temp, out);
+      });
+}
+
+void mlir::exoam::forgetBarrier(std::vector<VisibilityRecord> &records,
+                                const ElementKey &barrier) {
+  for (VisibilityRecord &record : records)
+    record.arrives.erase(barrier);
+}
+
+//===----------------------------------------------------------------------===//
+// Checks (Fig. 7)
+//===----------------------------------------------------------------------===//
+
+std::optional<RejectedRecord>
+mlir::exoam::findRejectedRecord(ArrayRef<VisibilityRecord> records,
+                                const ThreadSet &threads, QualMask timelines,
+                                VisibilityLevel level, bool convergent) {
+  for (const VisibilityRecord &record : records) {
+    // The threads g with S(g, q) >= level for some checked q.
+    ThreadSet seeing = record.visibility.getThreadsSeeing(timelines, level);
+    if (!record.isGroup) {
+      if (!convergent) {
+        // t = false: error if some executing thread sees it on none.
+        if (std::optional<GlobalThread> blind = threads.findNotIn(seeing))
+          return RejectedRecord{record, blind};
+      } else if (!threads.intersects(seeing)) {
+        // t = true: error if no executing thread sees it.
+        return RejectedRecord{record, std::nullopt};
+      }
+      continue;
+    }
+    // Member g sees what the common grants give, plus g itself if its own
+    // grant qualifies.
+    bool ownQualifies = record.memberLevel >= level &&
+                        (timelines & getQualBit(record.timeline));
+    if (!convergent) {
+      std::optional<GlobalThread> blind = threads.findNotIn(seeing);
+      if (!blind)
+        continue;
+      if (!ownQualifies) {
+        GlobalThread first = getFirst(record.actors);
+        return RejectedRecord{record.getMember(first), blind};
+      }
+      // Member m fails unless the blind threads are exactly {m}.
+      ThreadSet seeingMore = seeing;
+      seeingMore.insert(getSingleton(*blind));
+      std::optional<GlobalThread> second = threads.findNotIn(seeingMore);
+      std::optional<GlobalThread> failing;
+      record.actors.forEachThread([&](GlobalThread t) {
+        if (!failing &&
+            (second || t.task != blind->task || t.thread != blind->thread))
+          failing = t;
+      });
+      if (!failing)
+        continue;
+      bool isBlind =
+          failing->task == blind->task && failing->thread == blind->thread;
+      return RejectedRecord{record.getMember(*failing),
+                            isBlind ? second : blind};
+    }
+    if (threads.intersects(seeing))
+      continue;
+    if (!ownQualifies)
+      return RejectedRecord{record.getMember(getFirst(record.actors)),
+                            std::nullopt};
+    if (std::optional<GlobalThread> outside = record.actors.findNotIn(threads))
+      return RejectedRecord{record.getMember(*outside), std::nullopt};
+  }
+  return std::nullopt;
 }

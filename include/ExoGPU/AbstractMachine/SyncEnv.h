@@ -50,6 +50,11 @@ public:
                 VisibilityLevel level) const;
   /// S := S v grant.
   void join(VisibilityGrant grant);
+  /// Inserts `grant` at `position` of the grant list as it is (to
+  /// materialize a group member, whose own grant sits there).
+  void insertGrant(unsigned position, VisibilityGrant grant) {
+    grants.insert(grants.begin() + position, std::move(grant));
+  }
 
   ArrayRef<VisibilityGrant> getGrants() const { return grants; }
   bool operator==(const VisibilityFunction &other) const {
@@ -86,22 +91,45 @@ inline void observeArrive(ArriveCounts &arrives, const ElementKey &key,
     it->second = std::min(it->second, count);
 }
 
-/// A visibility record (q, f, p) of Def. 5.3, with its provenance.
+/// A visibility record (q, f, p) of Def. 5.3, with its provenance; or a
+/// record group standing for several per-thread records.
+///
+/// A statement executed by threads G without the convergent flag records
+/// one record per thread g of G, seen by g alone (Def. B.1, t = false). The
+/// box engine keeps such records together as a group, in thread order, as
+/// long as every lift treats them alike: member g is the record whose
+/// visibility is `visibility` with the grant (g, {timeline}, memberLevel)
+/// inserted at position memberGrantPos, and whose actors are {g}. A lift or
+/// a deduplication that tells members apart splits the group into runs.
 struct VisibilityRecord {
   exogpu::QualTimeline timeline;
   VisibilityFunction visibility;
   ArriveCounts arrives;
 
-  /// Provenance, no part of the semantics: where the access was recorded
-  /// and by which threads.
+  /// Provenance, no part of the semantics of a plain record: where the
+  /// access was recorded and by which threads. For a group, `actors` are its
+  /// members (which are part of its semantics).
   Location origin;
   ThreadSet actors;
 
-  /// Equality of (q, f, p); the provenance is ignored.
+  bool isGroup = false;
+  VisibilityLevel memberLevel = VisibilityLevel::invisible;
+  unsigned memberGrantPos = 0;
+
+  /// Equality of (q, f, p) (and of the members, for groups); the
+  /// provenance of plain records is ignored.
   bool isSameRecord(const VisibilityRecord &other) const {
-    return timeline == other.timeline && visibility == other.visibility &&
-           arrives == other.arrives;
+    if (timeline != other.timeline || !(visibility == other.visibility) ||
+        arrives != other.arrives || isGroup != other.isGroup)
+      return false;
+    return !isGroup ||
+           (memberLevel == other.memberLevel &&
+            memberGrantPos == other.memberGrantPos && actors == other.actors);
   }
+  /// The own grant of member `thread` of a group.
+  VisibilityGrant getMemberGrant(GlobalThread thread) const;
+  /// Member `thread` of a group as a plain record.
+  VisibilityRecord getMember(GlobalThread thread) const;
 };
 
 /// rho(x, n): read records, mutate records and barrier counts (a, w).
@@ -114,27 +142,59 @@ struct ElementState {
 
 /// Adds `added` to a record set (the union of Fig. 22 RECORDREAD and
 /// RECORDMUTATE), in order; a record equal to one already there (or added
-/// before it) is not added again.
+/// before it) is not added again; a group loses the members that are.
 void addRecords(std::vector<VisibilityRecord> &records,
                 ArrayRef<VisibilityRecord> added);
 
 /// R(level, t, q, atomic, E, rho, G) of Def. B.1 for one element, with
 /// `arrives` = P_{E, rho}: one record seen by all of `threads` if
-/// `convergent`, otherwise one record per thread. A CPU statement (`threads`
-/// is all of G) makes one record; see docs/abstract-machine.md.
+/// `convergent`, otherwise one record per thread, or with `group` one record
+/// group standing for them. A CPU statement (`threads` is all of G) makes
+/// one record; see docs/abstract-machine.md.
 std::vector<VisibilityRecord>
 makeRecords(VisibilityLevel level, bool convergent,
             exogpu::QualTimeline timeline, QualMask atomic,
             const ArriveCounts &arrives, const ThreadSet &threads,
-            Location origin);
+            Location origin, bool group);
 
-/// The witness W(t, g_exec, pre, r) of Def. B.3 (i).
+/// The witness W(t, g_exec, pre, r) of Def. B.3 (i), for a plain record.
 bool isWitnessed(bool transitive, const ThreadSet &exec, QualMask pre,
                  const VisibilityRecord &record);
 
-/// The augment A(r, g_exec, full, temp) of Def. B.3 (ii), in place.
+/// The augment A(r, g_exec, full, temp) of Def. B.3 (ii), in place, for a
+/// plain record.
 void augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
              QualMask temp);
+
+/// lift(rho, lambda) of Def. B.2 on one record list, for the lambdas of
+/// Fig. 22. Groups are split where the lambda treats members differently.
+/// FENCE: witnessed records are augmented.
+void liftFence(std::vector<VisibilityRecord> &records, bool transitive,
+               const ThreadSet &exec, QualMask pre, QualMask full,
+               QualMask temp);
+/// ARRIVE: witnessed records observe `counts`.
+void liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
+                const ThreadSet &exec, QualMask pre,
+                ArrayRef<std::pair<ElementKey, int64_t>> counts);
+/// AWAIT: records that observed an arrive count of `barrier` at most `max`
+/// are augmented.
+void liftAwait(std::vector<VisibilityRecord> &records,
+               const ElementKey &barrier, int64_t max, const ThreadSet &exec,
+               QualMask full, QualMask temp);
+/// Forgets the arrive counts of `barrier` (a new barrier lifetime).
+void forgetBarrier(std::vector<VisibilityRecord> &records,
+                   const ElementKey &barrier);
+
+/// The first record of `records` (a member, for a group) that the check
+/// CHECKREADS / CHECKMUTATES of Fig. 7 rejects, as a plain record, with the
+/// first executing thread that does not see it (absent with `convergent`).
+struct RejectedRecord {
+  VisibilityRecord record;
+  std::optional<GlobalThread> blind;
+};
+std::optional<RejectedRecord>
+findRejectedRecord(ArrayRef<VisibilityRecord> records, const ThreadSet &threads,
+                   QualMask timelines, VisibilityLevel level, bool convergent);
 
 } // namespace mlir::exoam
 

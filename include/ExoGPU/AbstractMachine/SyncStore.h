@@ -20,6 +20,10 @@
 
 namespace mlir::exoam {
 
+/// A lambda of lift (Def. B.2), applied to the read or mutate record list of
+/// an element (so that it can split record groups).
+using RecordLift = function_ref<void(std::vector<VisibilityRecord> &)>;
+
 /// rho, total: an element never written has the empty state (no records,
 /// counts (0, 0)).
 class SyncStore {
@@ -46,13 +50,12 @@ public:
   /// lift(rho, lambda) (Def. B.2) for a lambda that changes only records
   /// some thread of `exec` sees at unordered or above on some timeline (the
   /// witness of Def. B.3 (i) requires it).
-  virtual void liftSeenBy(const ThreadSet &exec,
-                          function_ref<void(VisibilityRecord &)> lambda) = 0;
+  virtual void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) = 0;
 
   /// lift(rho, lambda) for a lambda that changes only records that observed
   /// an arrive count of `barrier` (Fig. 22 AWAIT).
   virtual void liftObserving(const ElementKey &barrier,
-                             function_ref<void(VisibilityRecord &)> lambda) = 0;
+                             const RecordLift &lambda) = 0;
 };
 
 /// The reference store: one state per element touched, every lift applied
