@@ -231,6 +231,11 @@ void mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
           if (records[i].actors.contains(t))
             duplicates.insert(getSingleton(t));
         });
+    if (duplicates.empty()) {
+      records.push_back(record);
+      note(records.size() - 1);
+      continue;
+    }
     splitGroup(
         record, [&](GlobalThread t) { return duplicates.contains(t) ? 1 : 0; },
         [&](VisibilityRecord part, int cls) {
@@ -321,8 +326,11 @@ static ThreadSet getWitnessedMembers(bool transitive, const ThreadSet &exec,
     return ThreadSet();
   if (group.visibility.isSeenBy(exec, seen, VisibilityLevel::unordered))
     return group.actors;
-  if (group.memberLevel < VisibilityLevel::unordered || !(pre & own))
+  if (group.memberLevel < VisibilityLevel::unordered || !(pre & own) ||
+      !group.actors.intersects(exec))
     return ThreadSet();
+  if (group.actors.isSubsetOf(exec))
+    return group.actors;
   ThreadSet witnessed;
   group.actors.forEachThread([&](GlobalThread t) {
     if (exec.contains(t))
@@ -439,6 +447,11 @@ void mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
         ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
         if (witnessed.empty()) {
           out.push_back(group);
+          return;
+        }
+        if (witnessed == group.actors) {
+          out.push_back(group);
+          observe(out.back());
           return;
         }
         splitGroup(
