@@ -19,8 +19,9 @@ import sys
 
 SPLIT = re.compile(r"^// -----\s*$", re.M)
 STDLIB = re.compile(r"^// exogpu-stdlib: (\w+)\s*$", re.M)
-# Pass flags of RUN lines: a rejected input may be rejected by a pass.
-PASS_FLAG = re.compile(r"(?<!\S)(--?exo(?:gpu|am)-[\w-]+(?:=\S+)?|"
+# Pass flags of RUN lines: a rejected input may be rejected by a pass
+# (--exogpu-*, --exoam-*, --convert-exogpu-to-exoam).
+PASS_FLAG = re.compile(r"(?<!\S)(--?(?:convert-)?exo(?:gpu|am)-[\w-]+(?:=\S+)?|"
                        r"--mlir-very-unsafe-disable-verifier-on-parsing)")
 
 

@@ -298,3 +298,10 @@ exoam.proc @bad_sync_tl() {
   // expected-error @below {{unknown sync timeline 'cuda_sync'}}
   exoam.fence pre = qfull(cuda_sync) full = [] temp = [] threads cpu
 }
+
+// -----
+
+exoam.proc @bad_purpose() {
+  // expected-error @below {{unknown check purpose 'bogus' (expected read, write or free)}}
+  exoam.check_reads fully_ordered @x[] on [cpu_in_order_qual] for bogus threads cpu
+}

@@ -64,6 +64,26 @@ exoam.proc @sugar() {
   exoam.check_reads fully_ordered @x[] on qfull(cuda_async_proxy) threads cpu
 }
 
+// A check may name the access it guards (`for read`, `for write`,
+// `for free`); the purpose prints back, with convergent and in generic form.
+
+// CHECK-LABEL: exoam.proc @purposes(%N: index) {
+// CHECK-NEXT: exoam.check_mutates fully_ordered @y[%N] on [cuda_in_order_ram_qual] for read threads gpu[64]
+// CHECK-NEXT: exoam.check_reads temporally_ordered convergent @x[0 to 31] on [cuda_in_order_rmem_qual, tma_to_smem_async_qual] for write threads gpu[2 (_, 32, 0), 32]
+// CHECK-NEXT: exoam.check_mutates temporally_ordered @x[0 to 31] on [cpu_in_order_qual] for write threads cpu
+// CHECK-NEXT: exoam.check_reads temporally_ordered @s[] on [cuda_in_order_ram_qual] for free threads gpu[64]
+// CHECK-NEXT: exoam.check_mutates temporally_ordered @s[] on [cuda_in_order_ram_qual] for free threads gpu[64]
+// CHECK-NEXT: exoam.check_reads fully_ordered @y[%N] on [cuda_in_order_ram_qual] threads gpu[64]
+// CHECK-NEXT: }
+exoam.proc @purposes(%N: index) {
+  exoam.check_mutates fully_ordered @y[%N] on [cuda_in_order_ram_qual] for read threads gpu[64]
+  exoam.check_reads temporally_ordered convergent @x[0 to 31] on [cuda_in_order_rmem_qual, tma_to_smem_async_qual] for write threads gpu[2 (_, 32, 0), 32]
+  exoam.check_mutates temporally_ordered @x[0 to 31] on [cpu_in_order_qual] for write threads cpu
+  exoam.check_reads temporally_ordered @s[] on [cuda_in_order_ram_qual] for free threads gpu[64]
+  exoam.check_mutates temporally_ordered @s[] on [cuda_in_order_ram_qual] for free threads gpu[64]
+  exoam.check_reads fully_ordered @y[%N] on [cuda_in_order_ram_qual] threads gpu[64]
+}
+
 // Discardable attributes survive; loops and guards take them after
 // `attributes`.
 

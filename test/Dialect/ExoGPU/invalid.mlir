@@ -1665,3 +1665,12 @@ exogpu.proc @p(%N: size, %g: f32[%N] @CudaGmemLinear, %h: f32[%N] @DRAM) {
     exogpu.assign %h[%i] = %g[%i] : f32[?] @DRAM, f32[?] @CudaGmemLinear
   }
 }
+
+// -----
+
+// Proc bodies hold only exogpu statements (Fig. 2).
+exogpu.proc @foreign_op() {
+  // expected-error @below {{'builtin.module' op is not an exogpu statement; proc and instruction bodies hold only exogpu operations}}
+  builtin.module {
+  }
+}

@@ -189,6 +189,20 @@ static void printSignature(OpAsmPrinter &p, Block &body,
   p << ')';
 }
 
+/// Only exogpu statements and expressions make up a proc or instruction
+/// body (Fig. 2): reports the first operation of another dialect.
+static LogicalResult verifyBodyDialect(Operation *callable) {
+  Dialect *exogpu = callable->getDialect();
+  WalkResult result = callable->walk([&](Operation *op) {
+    if (op == callable || op->getDialect() == exogpu)
+      return WalkResult::advance();
+    op->emitOpError("is not an exogpu statement; proc and instruction "
+                    "bodies hold only exogpu operations");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Verifies a signature: one kind and extent map per parameter, argument
 /// types consistent with kinds, extents over size parameters only.
 template <typename CallableT>
@@ -303,7 +317,7 @@ void ProcOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ProcOp::verify() {
-  if (failed(verifySignature(*this)))
+  if (failed(verifySignature(*this)) || failed(verifyBodyDialect(*this)))
     return failure();
   if (ConditionAttr pre = getPreconditionsAttr()) {
     if (failed(verifyControlMap(*this, pre.getMap(), getNumParams(),
@@ -449,7 +463,7 @@ void InstrOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult InstrOp::verify() {
-  if (failed(verifySignature(*this)))
+  if (failed(verifySignature(*this)) || failed(verifyBodyDialect(*this)))
     return failure();
   if (getArgSpecs().size() != getNumParams())
     return emitOpError("needs one annotation per parameter");
