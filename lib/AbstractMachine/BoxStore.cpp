@@ -1,8 +1,8 @@
 //===- BoxStore.cpp - rho shared between elements with one history -------===//
 //
 // Part of ExoGPU. The fast storage of the synchronization environment
-// (seeds/002 Def. 5.3), after the ideas of DESIGN.md "Abstract machine
-// performance":
+// (seeds/002 Def. 5.3), after the ideas of the project's design card
+// ("Abstract machine performance"):
 //  * windowed accesses are interpreted as boxes, not element by element:
 //    each variable is a tree with one level per dimension, each level a
 //    sorted list of disjoint index intervals; the leaves are cells holding

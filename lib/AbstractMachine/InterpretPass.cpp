@@ -1,7 +1,8 @@
 //===- InterpretPass.cpp - run the abstract machine on exoam procs -------===//
 //
 // Part of ExoGPU. `--exoam-interpret="M=64,N=32"`: binds the parameters of
-// every exoam.proc by name and runs the reference abstract machine.
+// every exoam.proc by name and runs the abstract machine (box engine by
+// default; engine=reference for the oracle).
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,6 +8,7 @@
 
 #include "ExoGPU/AbstractMachine/Interpreter.h"
 #include "ExoGPU/AbstractMachine/Passes.h"
+#include "ExoGPU/Analysis/DistributedMemory.h"
 #include "ExoGPU/Conversion/ExoGPUToExoAM.h"
 #include "ExoGPU/Transforms/InsertFrees.h"
 #include "mlir/IR/Builders.h"
@@ -77,6 +78,13 @@ void SyncCheckPass::runOnOperation() {
   exogpu::CollectiveAnalysis analysis(*copy);
   if (!analysis.getDiagnostics().empty()) {
     exogpu::emitDiagnostics(analysis.getDiagnostics());
+    return signalPassFailure();
+  }
+  // Distributed memory deduction checks who may access each shard (Sec.
+  // 4.1), which the abstract machine takes for granted.
+  exogpu::DistributedMemoryAnalysis distribution(*copy, analysis);
+  if (!distribution.getDiagnostics().empty()) {
+    exogpu::emitDiagnostics(distribution.getDiagnostics());
     return signalPassFailure();
   }
   FailureOr<SmallVector<exogpu::ProcOp>> procs = selectProcs(*copy, procName);

@@ -544,6 +544,23 @@ void Deducer::deduce(const Access &access) {
                       " (Sec. 4.1 (i))");
   }
   layout.shardThreads = leafTile;
+
+  // A commit group pairs the arrives and awaits of one collective (seeds/004
+  // "Async-group": a wait covers the groups of the waiting thread; wgmma
+  // groups, of the waiting warpgroup): the collective that arrives or awaits
+  // must be a whole shard owner.
+  if (auto barrier = dyn_cast<BarrierType>(alloc.getType());
+      barrier && barrier.getKind() == BarrierKind::CudaCommitGroup) {
+    const CollTiling *use = collective.getTiling(access.op);
+    if (use && use->getBoxThreads() != leafTile)
+      return fail(access, alloc,
+                  "a commit group pairs the arrives and awaits of one "
+                  "collective, but " +
+                      str(use->getBoxThreads()) +
+                      " thread(s) use a shard owned by " + str(leafTile) +
+                      "; index it by the collective that issues the "
+                      "asynchronous work (seeds/004 \"Async-group\")");
+  }
   std::string reason;
   FailureOr<ThreadSet> owner =
       leaf->evaluate([](Value) -> std::optional<int64_t> { return 0; }, reason,

@@ -377,3 +377,22 @@ exogpu.proc @inconsistent_uses() {
     }
   }
 }
+
+// -----
+
+// A commit group pairs the arrives and awaits of the collective that owns
+// it (seeds/004 "Async-group"): a CTA-scoped group used by single threads
+// is rejected; index it by the thread iterator instead.
+exogpu.proc @commit_group_used_by_part_of_owner() {
+  exogpu.device_function(blockDim = 64) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-note @below {{allocated here}}
+      %cg = exogpu.alloc barrier @CudaCommitGroup
+      exogpu.for %t in cuda_threads(0, 64, unit = cuda_thread) {
+        // expected-error @below {{distributed memory deduction for the barrier @CudaCommitGroup allocation failed: a commit group pairs the arrives and awaits of one collective, but 1 thread(s) use a shard owned by 64; index it by the collective that issues the asynchronous work (seeds/004 "Async-group")}}
+        exogpu.arrive(Sm80_cp_async, 1) >> %cg : barrier @CudaCommitGroup
+        exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
+      }
+    }
+  }
+}

@@ -255,7 +255,7 @@ exogpu.proc @bulk_store_reads_at_free(%A: f32[256, 32] @CudaGmemLinear, %out: f3
       // expected-error @below {{use-after-free hazard on @S[0, 0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by {task 1: 0} on tma_to_gmem_async_qual; thread (task 1, thread 1) of {task 1: 0..127} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
       // expected-note @below {{missing synchronization}}
       %S = exogpu.alloc f32[128, 32] @CudaSmemLinear
-      %cg = exogpu.alloc barrier @CudaCommitGroup
+      %cg = exogpu.alloc barrier[1] @CudaCommitGroup
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
           exogpu.assign %S[%tid, %j] = %A[%task * 128 + %tid, %j] * 2.0 : f32[128, 32] @CudaSmemLinear, f32[256, 32] @CudaGmemLinear
@@ -264,12 +264,12 @@ exogpu.proc @bulk_store_reads_at_free(%A: f32[256, 32] @CudaGmemLinear, %out: f3
       exogpu.fence(cuda_in_order, cuda_async_proxy)
       exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
         // expected-note @below {{the earlier read is here}}
-        exogpu.call @Sm90_bulk_store_128x32_f32(%out[%task * 128:%task * 128 + 128, :], %S[:, :]) >> %cg : f32[256, 32] @CudaGmemLinear, f32[128, 32] @CudaSmemLinear, barrier @CudaCommitGroup
-        exogpu.arrive(tma_to_gmem_async, 1) >> %cg : barrier @CudaCommitGroup
+        exogpu.call @Sm90_bulk_store_128x32_f32(%out[%task * 128:%task * 128 + 128, :], %S[:, :]) >> %cg[%t] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @CudaSmemLinear, barrier[1] @CudaCommitGroup
+        exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
       exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-        exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
+        exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
       }
     }
   }
@@ -300,7 +300,7 @@ exogpu.proc @bulk_store_waited_before_free(%A: f32[256, 32] @CudaGmemLinear, %ou
   exogpu.device_function(blockDim = 128) {
     exogpu.for %task in cuda_tasks(0, 2) {
       %S = exogpu.alloc f32[128, 32] @CudaSmemLinear
-      %cg = exogpu.alloc barrier @CudaCommitGroup
+      %cg = exogpu.alloc barrier[1] @CudaCommitGroup
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
           exogpu.assign %S[%tid, %j] = %A[%task * 128 + %tid, %j] * 2.0 : f32[128, 32] @CudaSmemLinear, f32[256, 32] @CudaGmemLinear
@@ -308,9 +308,9 @@ exogpu.proc @bulk_store_waited_before_free(%A: f32[256, 32] @CudaGmemLinear, %ou
       }
       exogpu.fence(cuda_in_order, cuda_async_proxy)
       exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-        exogpu.call @Sm90_bulk_store_128x32_f32(%out[%task * 128:%task * 128 + 128, :], %S[:, :]) >> %cg : f32[256, 32] @CudaGmemLinear, f32[128, 32] @CudaSmemLinear, barrier @CudaCommitGroup
-        exogpu.arrive(tma_to_gmem_async, 1) >> %cg : barrier @CudaCommitGroup
-        exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
+        exogpu.call @Sm90_bulk_store_128x32_f32(%out[%task * 128:%task * 128 + 128, :], %S[:, :]) >> %cg[%t] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @CudaSmemLinear, barrier[1] @CudaCommitGroup
+        exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
+        exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }

@@ -431,28 +431,29 @@ exogpu.proc @ring_drained_releases(%A: f32[1024, 32] @CudaGmemLinear, %out: f32[
 // but arrives at the other CTA's barrier bar[1 - cta] (a remote
 // mbarrier.arrive.shared::cluster) instead of its own bar[cta]. Warp 1's
 // Await(bar[cta]) then pairs with the other CTA's arrive, which carries the
-// other CTA's writes, not this CTA's: in CTA 0 the read of S[0, 31] by
-// thread 32 is not ordered after its write by thread 31. (The distributed
-// memory deduction, Sec. 4.1, would also reject the index expression
-// 1 - cta of the distributed barrier; the sync check does not run it.)
+// other CTA's writes, not this CTA's. The sync check runs the distributed
+// memory deduction (Sec. 4.1) first, which rejects the index expression
+// 1 - cta of the distributed barrier: the shard bar[1 - cta] is not owned
+// by the arriving CTA. (Without that deduction the abstract machine reports
+// a RAW hazard on S[0, 31]: the read by thread 32 is not ordered after the
+// write by thread 31.)
 exogpu.proc @arrive_other_cta(%g: f32[256] @CudaGmemLinear, %out: f32[256] @CudaGmemLinear) {
   exogpu.device_function(clusterDim = 2, blockDim = 64) {
     exogpu.for %task in cuda_tasks(0, 2) {
       %S = exogpu.alloc f32[2, 32] @CudaSmemLinear
+      // expected-note @below {{allocated here}}
       %bar = exogpu.alloc barrier[2] @CudaMbarrier
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
         exogpu.warps(0, 1) {
           exogpu.for %lane in cuda_threads(0, 32, unit = cuda_thread) {
-            // expected-note @below {{the earlier write is here}}
             exogpu.assign %S[%cta, %lane] = %g[%task * 64 + %cta * 32 + %lane] : f32[2, 32] @CudaSmemLinear, f32[256] @CudaGmemLinear
           }
+          // expected-error @below {{distributed memory deduction for the barrier[2] @CudaMbarrier allocation failed: distributed index 0 must be a cuda_threads iterator, not an expression}}
           exogpu.arrive(cuda_in_order, 1) >> %bar[1 - %cta] : barrier[2] @CudaMbarrier
         }
         exogpu.warps(1, 2) {
           exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
           exogpu.for %lane in cuda_threads(0, 32, unit = cuda_thread) {
-            // expected-error @below {{RAW hazard on @S[0, 31]: this read is not ordered after an earlier write by {task 1: 31} on cuda_in_order_ram_qual; thread (task 1, thread 32)}}
-            // expected-note @below {{missing synchronization}}
             exogpu.assign %out[%task * 64 + %cta * 32 + %lane] = %S[%cta, 31 - %lane] : f32[256] @CudaGmemLinear, f32[2, 32] @CudaSmemLinear
           }
         }

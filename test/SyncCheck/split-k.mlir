@@ -48,13 +48,13 @@ exogpu.instr @cuda_atomic_add_f32(
 exogpu.proc @splitk_atomic(%A: f32[64, 16] @CudaGmemLinear, %x: f32[16] @CudaGmemLinear, %y: f32[64] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 64) {
     exogpu.for %ks in cuda_tasks(0, 2) {
-      %acc = exogpu.alloc f32[64] @CudaRmem
+      %acc = exogpu.alloc f32[64, 1] @CudaRmem
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        exogpu.assign %acc[%tid] = 0.0 : f32[64] @CudaRmem
+        exogpu.assign %acc[%tid, 0] = 0.0 : f32[64, 1] @CudaRmem
         exogpu.for %j in seq(0, 8) {
-          exogpu.reduce %acc[%tid] += %A[%tid, %ks * 8 + %j] * %x[%ks * 8 + %j] : f32[64] @CudaRmem, f32[64, 16] @CudaGmemLinear, f32[16] @CudaGmemLinear
+          exogpu.reduce %acc[%tid, 0] += %A[%tid, %ks * 8 + %j] * %x[%ks * 8 + %j] : f32[64, 1] @CudaRmem, f32[64, 16] @CudaGmemLinear, f32[16] @CudaGmemLinear
         }
-        exogpu.call @cuda_atomic_add_f32(%y[%tid:%tid + 1], %acc[%tid:%tid + 1]) : f32[64] @CudaGmemLinear, f32[64] @CudaRmem
+        exogpu.call @cuda_atomic_add_f32(%y[%tid:%tid + 1], %acc[%tid, :]) : f32[64] @CudaGmemLinear, f32[64, 1] @CudaRmem
       }
     }
   }

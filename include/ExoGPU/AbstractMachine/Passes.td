@@ -12,8 +12,9 @@ include "mlir/Pass/PassBase.td"
 def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
   let summary = "Interpret every exoam.proc on the abstract machine";
   let description = [{
-    Runs each `exoam.proc` of the module with the reference abstract machine
-    (seeds/002 Fig. 6, 7, 21, 22, App. B), binding its parameters to the
+    Runs each `exoam.proc` of the module on the abstract machine (seeds/002
+    Fig. 6, 7, 21, 22, App. B; `engine=box`, the default, or the reference
+    store, `engine=reference`), binding its parameters to the
     given values. A failing check or an ill-formed statement stops that
     proc's run with an error at the statement; the pass then fails. A
     program that passes leaves the IR unchanged and prints nothing.
@@ -43,8 +44,9 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
   let description = [{
     The synchronization check of seeds/002 Sec. 5 at concrete sizes: on a
     copy of the module, inserts the compiler's frees, runs the collective
-    analysis, translates each entry proc (a proc no other proc calls, or the
-    one named by `proc`) to abstract machine IR (Fig. 5, 17-20) and runs it
+    analysis and the distributed memory deduction (Sec. 4, 4.1), translates
+    each entry proc (a proc no other proc calls, or the one named by `proc`)
+    to abstract machine IR (Fig. 5, 17-20) and runs it
     on the abstract machine (Fig. 6, 7, 21, 22, App. B) with the given
     values of its size, index and bool parameters. The module is left
     unchanged; a program that passes prints nothing else.
