@@ -47,6 +47,15 @@ private:
 
   /// sigma applied to the control operands of `op`.
   FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
+  /// g_s(sigma, iota) of a statement with thread mapping, given `values`
+  /// (the statement's control values, or the failure to compute them).
+  template <typename OpT>
+  FailureOr<ThreadSet>
+  getThreads(OpT op, const FailureOr<SmallVector<int64_t>> &values) {
+    if (failed(values))
+      return failure();
+    return evaluateThreads(op, op.getThreads(), *values, task);
+  }
 
   /// iota.
   int64_t task = 0;
@@ -188,10 +197,7 @@ LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
 template <typename RecordOp>
 LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  if (failed(values))
-    return failure();
-  FailureOr<ThreadSet> threads =
-      evaluateThreads(op, op.getThreads(), *values, task);
+  FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   // P_{E, rho}: the current arrive count of every accessed barrier element.
@@ -228,10 +234,7 @@ static AccessWindow getElementWindow(const ElementKey &key) {
 
 LogicalResult Interpreter::execFence(FenceOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  if (failed(values))
-    return failure();
-  FailureOr<ThreadSet> threads =
-      evaluateThreads(op, op.getThreads(), *values, task);
+  FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
@@ -244,10 +247,7 @@ LogicalResult Interpreter::execFence(FenceOp op) {
 
 LogicalResult Interpreter::execArrive(ArriveOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  if (failed(values))
-    return failure();
-  FailureOr<ThreadSet> threads =
-      evaluateThreads(op, op.getThreads(), *values, task);
+  FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   SmallVector<AccessWindow> windows;
@@ -277,10 +277,7 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
 
 LogicalResult Interpreter::execAwait(AwaitOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  if (failed(values))
-    return failure();
-  FailureOr<ThreadSet> threads =
-      evaluateThreads(op, op.getThreads(), *values, task);
+  FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   AccessWindow window = evaluateAccess(op.getBarrier(), *values);
@@ -322,10 +319,7 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
 template <typename CheckOp>
 LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  if (failed(values))
-    return failure();
-  FailureOr<ThreadSet> threads =
-      evaluateThreads(op, op.getThreads(), *values, task);
+  FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),

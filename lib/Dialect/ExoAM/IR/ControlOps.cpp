@@ -254,14 +254,7 @@ LogicalResult LoopOp::verify() {
 
 ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
   exogpu::ControlExprParser ctrl(parser);
-  SmallVector<AffineExpr> exprs;
-  SmallVector<int64_t> atoms;
-  SMLoc loc = parser.getCurrentLocation();
-  if (ctrl.parseCondition(exprs, atoms))
-    return failure();
-  auto cond = exogpu::ConditionAttr::getChecked(
-      [&] { return parser.emitError(loc); }, parser.getContext(),
-      ctrl.getMap(exprs), ArrayRef<int64_t>(atoms));
+  auto cond = ctrl.parseConditionAttr();
   if (!cond)
     return failure();
   result.addAttribute(getConditionAttrName(result.name), cond);

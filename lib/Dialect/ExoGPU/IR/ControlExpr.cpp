@@ -295,6 +295,17 @@ ControlExprParser::parseCondition(SmallVectorImpl<AffineExpr> &exprs,
   }
 }
 
+ConditionAttr ControlExprParser::parseConditionAttr() {
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int64_t> atoms;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parseCondition(exprs, atoms))
+    return {};
+  return ConditionAttr::getChecked([&] { return parser.emitError(loc); },
+                                   parser.getContext(), getMap(exprs),
+                                   ArrayRef<int64_t>(atoms));
+}
+
 ParseResult ControlExprParser::parseCoords(WindowCoords &coords,
                                            bool pointsOnly, bool optional) {
   return parser.parseCommaSeparatedList(

@@ -180,14 +180,7 @@ LogicalResult ForOp::verify() {
 
 ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
   ControlExprParser ctrl(parser);
-  SmallVector<AffineExpr> exprs;
-  SmallVector<int64_t> atoms;
-  SMLoc loc = parser.getCurrentLocation();
-  if (ctrl.parseCondition(exprs, atoms))
-    return failure();
-  auto cond = ConditionAttr::getChecked([&] { return parser.emitError(loc); },
-                                        parser.getContext(), ctrl.getMap(exprs),
-                                        ArrayRef<int64_t>(atoms));
+  auto cond = ctrl.parseConditionAttr();
   if (!cond)
     return failure();
   result.addAttribute(getConditionAttrName(result.name), cond);

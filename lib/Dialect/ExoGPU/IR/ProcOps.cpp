@@ -277,14 +277,7 @@ ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
                     getArgExtentsAttrName(result.name));
   if (succeeded(parser.parseOptionalKeyword("requires"))) {
     ControlExprParser ctrl(parser, sig.args);
-    SmallVector<AffineExpr> exprs;
-    SmallVector<int64_t> atoms;
-    SMLoc loc = parser.getCurrentLocation();
-    if (ctrl.parseCondition(exprs, atoms))
-      return failure();
-    auto cond = ConditionAttr::getChecked(
-        [&] { return parser.emitError(loc); }, parser.getContext(),
-        ctrl.getMap(exprs), ArrayRef<int64_t>(atoms));
+    auto cond = ctrl.parseConditionAttr();
     if (!cond)
       return failure();
     result.addAttribute(getPreconditionsAttrName(result.name), cond);

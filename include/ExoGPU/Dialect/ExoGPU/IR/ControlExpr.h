@@ -60,6 +60,9 @@ public:
   /// `false`. Appends to `exprs` and `atoms` in ConditionAttr's encoding.
   ParseResult parseCondition(SmallVectorImpl<AffineExpr> &exprs,
                              SmallVectorImpl<int64_t> &atoms);
+  /// Parses a condition as parseCondition does into a ConditionAttr over the
+  /// collected operands; null after an error (already reported).
+  ConditionAttr parseConditionAttr();
 
   /// Parses `[c, lo:hi, :]`. With `pointsOnly`, only point coordinates;
   /// with `optional`, a missing list is an empty one.
