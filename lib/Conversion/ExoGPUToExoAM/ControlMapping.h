@@ -63,7 +63,8 @@ struct AccessCoord {
 };
 
 /// An AMIR access `x[w*]` (Fig. 4 `e#`) over global values, with the view it
-/// was taken through (for its memory).
+/// was taken through (for its memory). The view belongs to the frame that
+/// binds the buffer: an access lives only while its statement is lowered.
 struct Access {
   const View *view = nullptr;
   SmallVector<AccessCoord, 4> coords;

@@ -202,10 +202,10 @@ LogicalResult ProcLowering::inlineProcCall(CallOp call, ProcOp callee) {
       call, call.getCoordKinds(), call.getCoordCounts(), call.getCoords());
   if (failed(ctrlArgs) || failed(accesses))
     return failure();
-  Frame callee_frame;
+  Frame calleeFrame;
   unsigned nextCtrl = 0, nextData = 0;
   LogicalResult bound = bindParams(
-      callee, callee_frame,
+      callee, calleeFrame,
       [&](unsigned) -> FailureOr<GlobalExpr> {
         if (nextCtrl >= ctrlArgs->size())
           return emitError(call.getLoc(),
@@ -233,7 +233,7 @@ LogicalResult ProcLowering::inlineProcCall(CallOp call, ProcOp callee) {
   if (failed(bound))
     return failure();
   Frame *caller = frame;
-  frame = &callee_frame;
+  frame = &calleeFrame;
   callStack.push_back(callee);
   LogicalResult result = lowerBlock(callee.getBody().front());
   callStack.pop_back();
