@@ -352,46 +352,56 @@ getDistinguishedMember(const ThreadSet &exec, const ThreadSet &members) {
   return first;
 }
 
-/// Rewrites `records`, replacing each group by the records `liftGroup`
-/// emits for it and applying `liftPlain` to plain records.
-static void liftRecords(std::vector<VisibilityRecord> &records,
-                        function_ref<void(VisibilityRecord &)> liftPlain,
-                        function_ref<void(const VisibilityRecord &,
-                                          std::vector<VisibilityRecord> &)>
-                            liftGroup) {
-  if (llvm::none_of(records,
-                    [](const VisibilityRecord &r) { return r.isGroup; })) {
-    for (VisibilityRecord &record : records)
+/// Applies `liftPlain` to the plain records of `records` and `liftGroup` to
+/// the groups, in place; a `liftGroup` that returns true has split its group
+/// into the records it appended to `parts`, which replace it.
+static void liftRecords(
+    std::vector<VisibilityRecord> &records,
+    function_ref<void(VisibilityRecord &)> liftPlain,
+    function_ref<bool(VisibilityRecord &, std::vector<VisibilityRecord> &)>
+        liftGroup) {
+  std::vector<VisibilityRecord> parts, result;
+  bool split = false;
+  for (size_t i = 0, e = records.size(); i < e; ++i) {
+    VisibilityRecord &record = records[i];
+    bool replaced = false;
+    if (record.isGroup) {
+      parts.clear();
+      replaced = liftGroup(record, parts);
+    } else {
       liftPlain(record);
-    return;
-  }
-  std::vector<VisibilityRecord> result;
-  result.reserve(records.size());
-  for (VisibilityRecord &record : records) {
-    if (!record.isGroup) {
-      liftPlain(record);
+    }
+    if (replaced && !split) {
+      split = true;
+      result.reserve(e + parts.size());
+      for (size_t j = 0; j < i; ++j)
+        result.push_back(std::move(records[j]));
+    }
+    if (!split)
+      continue;
+    if (!replaced) {
       result.push_back(std::move(record));
       continue;
     }
-    liftGroup(record, result);
+    for (VisibilityRecord &part : parts)
+      result.push_back(std::move(part));
   }
-  records = std::move(result);
+  if (split)
+    records = std::move(result);
 }
 
-/// Augments the members of `group` in `witnessed` (all of them if null),
-/// splitting it where members end up different.
-static void augmentGroup(const VisibilityRecord &group,
-                         const ThreadSet *witnessed, const ThreadSet &exec,
-                         QualMask full, QualMask temp,
-                         std::vector<VisibilityRecord> &out) {
+/// Augments the members of `group` in `witnessed` (all of them if null): in
+/// place, or by splitting it into `parts` (returning true) where members end
+/// up different.
+static bool augmentGroup(VisibilityRecord &group, const ThreadSet *witnessed,
+                         const ThreadSet &exec, QualMask full, QualMask temp,
+                         std::vector<VisibilityRecord> &parts) {
   std::optional<GlobalThread> distinguished =
       getDistinguishedMember(exec, group.actors);
   bool all = !witnessed || *witnessed == group.actors;
   if (all && !distinguished) {
-    VisibilityRecord copy = group;
-    augment(copy, exec, full, temp);
-    out.push_back(std::move(copy));
-    return;
+    augment(group, exec, full, temp);
+    return false;
   }
   splitGroup(
       group,
@@ -406,8 +416,9 @@ static void augmentGroup(const VisibilityRecord &group,
       [&](VisibilityRecord part, int cls) {
         if (cls)
           augment(part, exec, full, temp);
-        out.push_back(std::move(part));
+        parts.push_back(std::move(part));
       });
+  return true;
 }
 
 void mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
@@ -419,13 +430,10 @@ void mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
         if (isWitnessed(transitive, exec, pre, record))
           augment(record, exec, full, temp);
       },
-      [&](const VisibilityRecord &group, std::vector<VisibilityRecord> &out) {
+      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts) {
         ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
-        if (witnessed.empty()) {
-          out.push_back(group);
-          return;
-        }
-        augmentGroup(group, &witnessed, exec, full, temp, out);
+        return !witnessed.empty() &&
+               augmentGroup(group, &witnessed, exec, full, temp, parts);
       });
 }
 
@@ -443,24 +451,22 @@ void mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
         if (isWitnessed(transitive, exec, pre, record))
           observe(record);
       },
-      [&](const VisibilityRecord &group, std::vector<VisibilityRecord> &out) {
+      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts) {
         ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
-        if (witnessed.empty()) {
-          out.push_back(group);
-          return;
-        }
+        if (witnessed.empty())
+          return false;
         if (witnessed == group.actors) {
-          out.push_back(group);
-          observe(out.back());
-          return;
+          observe(group);
+          return false;
         }
         splitGroup(
             group, [&](GlobalThread t) { return witnessed.contains(t); },
             [&](VisibilityRecord part, int cls) {
               if (cls)
                 observe(part);
-              out.push_back(std::move(part));
+              parts.push_back(std::move(part));
             });
+        return true;
       });
 }
 
@@ -478,12 +484,9 @@ void mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
         if (observed(record))
           augment(record, exec, full, temp);
       },
-      [&](const VisibilityRecord &group, std::vector<VisibilityRecord> &out) {
-        if (!observed(group)) {
-          out.push_back(group);
-          return;
-        }
-        augmentGroup(group, nullptr, exec, full, temp, out);
+      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts) {
+        return observed(group) &&
+               augmentGroup(group, nullptr, exec, full, temp, parts);
       });
 }
 
