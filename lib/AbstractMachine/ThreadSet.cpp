@@ -90,6 +90,22 @@ void IntervalSet::print(raw_ostream &os) const {
 // ThreadSet
 //===----------------------------------------------------------------------===//
 
+const IntervalSet *ThreadSet::find(int64_t task) const {
+  auto it = llvm::lower_bound(byTask, task, [](const auto &entry, int64_t t) {
+    return entry.first < t;
+  });
+  return it != byTask.end() && it->first == task ? &it->second : nullptr;
+}
+
+IntervalSet &ThreadSet::getOrCreate(int64_t task) {
+  auto it = llvm::lower_bound(byTask, task, [](const auto &entry, int64_t t) {
+    return entry.first < t;
+  });
+  if (it == byTask.end() || it->first != task)
+    it = byTask.insert(it, {task, IntervalSet()});
+  return it->second;
+}
+
 ThreadSet ThreadSet::getAll() {
   ThreadSet set;
   set.everyThread = true;
@@ -99,15 +115,15 @@ ThreadSet ThreadSet::getAll() {
 ThreadSet ThreadSet::get(int64_t task, const IntervalSet &threads) {
   ThreadSet set;
   if (!threads.empty())
-    set.byTask[task] = threads;
+    set.byTask.push_back({task, threads});
   return set;
 }
 
 bool ThreadSet::contains(GlobalThread thread) const {
   if (everyThread)
     return true;
-  auto it = byTask.find(thread.task);
-  return it != byTask.end() && it->second.contains(thread.thread);
+  const IntervalSet *threads = find(thread.task);
+  return threads && threads->contains(thread.thread);
 }
 
 std::optional<GlobalThread> ThreadSet::findIn(const ThreadSet &other) const {
@@ -118,10 +134,10 @@ std::optional<GlobalThread> ThreadSet::findIn(const ThreadSet &other) const {
   for (const auto &[task, threads] : byTask) {
     if (other.everyThread)
       return GlobalThread{task, threads.getIntervals().front().first};
-    auto it = other.byTask.find(task);
-    if (it == other.byTask.end())
+    const IntervalSet *others = other.find(task);
+    if (!others)
       continue;
-    if (std::optional<int64_t> thread = threads.findIn(it->second))
+    if (std::optional<int64_t> thread = threads.findIn(*others))
       return GlobalThread{task, *thread};
   }
   return std::nullopt;
@@ -139,7 +155,7 @@ void ThreadSet::insert(const ThreadSet &other) {
     return;
   }
   for (const auto &[task, threads] : other.byTask)
-    byTask[task].insert(threads);
+    getOrCreate(task).insert(threads);
 }
 
 std::optional<GlobalThread> ThreadSet::findNotIn(const ThreadSet &other) const {
@@ -147,14 +163,14 @@ std::optional<GlobalThread> ThreadSet::findNotIn(const ThreadSet &other) const {
     return std::nullopt;
   if (everyThread) {
     // G is unbounded: a task past every task of `other` is missing there.
-    int64_t task = other.byTask.empty() ? 0 : other.byTask.rbegin()->first + 1;
+    int64_t task = other.byTask.empty() ? 0 : other.byTask.back().first + 1;
     return GlobalThread{task, 0};
   }
   for (const auto &[task, threads] : byTask) {
-    auto it = other.byTask.find(task);
-    if (it == other.byTask.end())
+    const IntervalSet *others = other.find(task);
+    if (!others)
       return GlobalThread{task, threads.getIntervals().front().first};
-    if (std::optional<int64_t> thread = threads.findNotIn(it->second))
+    if (std::optional<int64_t> thread = threads.findNotIn(*others))
       return GlobalThread{task, *thread};
   }
   return std::nullopt;

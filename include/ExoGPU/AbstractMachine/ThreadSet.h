@@ -15,7 +15,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include <map>
 #include <optional>
 
 namespace mlir::exoam {
@@ -108,8 +107,14 @@ public:
 
 private:
   bool everyThread = false;
-  /// Non-empty thread sets by task, when not everyThread.
-  std::map<int64_t, IntervalSet> byTask;
+  /// The entry of `task`, if any.
+  const IntervalSet *find(int64_t task) const;
+  /// The entry of `task`, created empty (in task order) if missing.
+  IntervalSet &getOrCreate(int64_t task);
+
+  /// Non-empty thread sets by task, in task order, when not everyThread (a
+  /// statement's threads are one task's: one inline entry, no allocation).
+  SmallVector<std::pair<int64_t, IntervalSet>, 1> byTask;
 };
 
 } // namespace mlir::exoam
