@@ -203,29 +203,16 @@ bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
   return false;
 }
 
-/// A measure of a record list that grows whenever a lift adds a grant or an
-/// observed barrier to a record, or splits a group.
-static size_t getIndexedSize(const std::vector<VisibilityRecord> &records) {
-  size_t size = records.size();
-  for (const VisibilityRecord &record : records)
-    size += record.visibility.getGrants().size() + record.arrives.size();
-  return size;
-}
-
 void BoxStore::liftCell(CellId id, const RecordLift &lambda) {
   if (id == kEmpty || cells[id].refs == 0)
     return;
   ElementState &state = cells[id].state;
   // Lifts add grants and observed barriers, split groups, or drop a barrier
-  // (which the indexes tolerate): re-index a list that grew.
-  for (std::vector<VisibilityRecord> *records :
-       {&state.reads, &state.mutates}) {
-    size_t before = getIndexedSize(*records);
-    lambda(*records);
-    if (getIndexedSize(*records) > before)
+  // (which the indexes tolerate): re-index a list the lift says grew.
+  for (std::vector<VisibilityRecord> *records : {&state.reads, &state.mutates})
+    if (lambda(*records))
       for (const VisibilityRecord &record : *records)
         indexRecord(id, record);
-  }
 }
 
 void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) {

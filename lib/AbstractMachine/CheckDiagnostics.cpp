@@ -72,7 +72,8 @@ suggestSyncTimelines(QualMask mask,
   for (auto [index, candidate] : llvm::enumerate(candidates)) {
     if (index == limit)
       break;
-    os << (index ? ", " : "") << exogpu::stringifySyncTimeline(candidate.second);
+    os << (index ? ", " : "")
+       << exogpu::stringifySyncTimeline(candidate.second);
   }
   return text;
 }
@@ -117,7 +118,8 @@ static void reportHazard(Operation *check, AccessPurpose purpose,
   else
     diag << "the best any of " << format(query.threads) << " sees it is "
          << stringifyVisibilityLevel(best);
-  diag << " on " << timelines << ", not " << stringifyVisibilityLevel(query.level);
+  diag << " on " << timelines << ", not "
+       << stringifyVisibilityLevel(query.level);
   diag.attachNote(record.origin) << "the earlier " << earlier << " is here";
   bool full = query.level == VisibilityLevel::fully_ordered;
   diag.attachNote(check->getLoc())
@@ -129,8 +131,8 @@ static void reportHazard(Operation *check, AccessPurpose purpose,
       << suggestSyncTimelines(getQualBit(record.timeline), getFullTimelines)
       << ") and post must " << (full ? "fully" : "temporally") << " cover "
       << timelines << " (for example "
-      << suggestSyncTimelines(query.timelines, full ? getFullTimelines
-                                                    : getTemporalTimelines)
+      << suggestSyncTimelines(query.timelines,
+                              full ? getFullTimelines : getTemporalTimelines)
       << ")";
 }
 

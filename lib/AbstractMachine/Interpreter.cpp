@@ -175,7 +175,7 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
     box.ranges.push_back({0, size - 1});
   box.forEachElement([&](const ElementKey &key) {
     env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
-      forgetBarrier(records, key);
+      return forgetBarrier(records, key);
     });
     return true;
   });
@@ -240,7 +240,7 @@ LogicalResult Interpreter::execFence(FenceOp op) {
   QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
            temp = op.getTemp().getBits();
   env->liftSeenBy(*threads, [&](std::vector<VisibilityRecord> &records) {
-    liftFence(records, op.getTransitive(), *threads, pre, full, temp);
+    return liftFence(records, op.getTransitive(), *threads, pre, full, temp);
   });
   return success();
 }
@@ -268,7 +268,7 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
                });
   QualMask pre = op.getPre().getBits();
   env->liftSeenBy(*threads, [&](std::vector<VisibilityRecord> &records) {
-    liftArrive(records, op.getTransitive(), *threads, pre, counts);
+    return liftArrive(records, op.getTransitive(), *threads, pre, counts);
   });
   env->update(getElementWindow(*home),
               [](ElementState &state) { ++state.arrives; });
@@ -306,7 +306,7 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
   env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
-    liftAwait(records, key, max, *threads, full, temp);
+    return liftAwait(records, key, max, *threads, full, temp);
   });
   env->update(window, [&](ElementState &state) { state.awaits = next; });
   return success();

@@ -49,18 +49,19 @@ bool VisibilityFunction::isSeenBy(const ThreadSet &threads, QualMask timelines,
   return false;
 }
 
-void VisibilityFunction::join(VisibilityGrant grant) {
+bool VisibilityFunction::join(VisibilityGrant grant) {
   // A grant of `invisible`, or of no thread or timeline, changes nothing;
   // nor does one that an existing grant covers (S v g = S).
   if (grant.level == VisibilityLevel::invisible || !grant.timelines ||
       grant.threads.empty())
-    return;
+    return false;
   for (const VisibilityGrant &existing : grants)
     if (existing.level >= grant.level &&
         (grant.timelines & ~existing.timelines) == 0 &&
         grant.threads.isSubsetOf(existing.threads))
-      return;
+      return false;
   grants.push_back(std::move(grant));
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -307,11 +308,13 @@ bool mlir::exoam::isWitnessed(bool transitive, const ThreadSet &exec,
          record.visibility.isSeenBy(exec, own, VisibilityLevel::unordered);
 }
 
-void mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
+bool mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
                           QualMask full, QualMask temp) {
-  record.visibility.join({exec, full, VisibilityLevel::fully_ordered});
-  record.visibility.join(
+  bool grew =
+      record.visibility.join({exec, full, VisibilityLevel::fully_ordered});
+  grew |= record.visibility.join(
       {exec, temp & ~full, VisibilityLevel::temporally_ordered});
+  return grew;
 }
 
 /// The members of `group` that W(t, exec, pre, member) holds for: all of
@@ -354,22 +357,25 @@ getDistinguishedMember(const ThreadSet &exec, const ThreadSet &members) {
 
 /// Applies `liftPlain` to the plain records of `records` and `liftGroup` to
 /// the groups, in place; a `liftGroup` that returns true has split its group
-/// into the records it appended to `parts`, which replace it.
-static void liftRecords(
-    std::vector<VisibilityRecord> &records,
-    function_ref<void(VisibilityRecord &)> liftPlain,
-    function_ref<bool(VisibilityRecord &, std::vector<VisibilityRecord> &)>
-        liftGroup) {
+/// into the records it appended to `parts`, which replace it. Both set
+/// `grew` when a record gains a grant or an observed barrier; the result is
+/// whether any did or a group was split.
+static bool
+liftRecords(std::vector<VisibilityRecord> &records,
+            function_ref<void(VisibilityRecord &, bool &)> liftPlain,
+            function_ref<bool(VisibilityRecord &,
+                              std::vector<VisibilityRecord> &, bool &)>
+                liftGroup) {
   std::vector<VisibilityRecord> parts, result;
-  bool split = false;
+  bool split = false, grew = false;
   for (size_t i = 0, e = records.size(); i < e; ++i) {
     VisibilityRecord &record = records[i];
     bool replaced = false;
     if (record.isGroup) {
       parts.clear();
-      replaced = liftGroup(record, parts);
+      replaced = liftGroup(record, parts, grew);
     } else {
-      liftPlain(record);
+      liftPlain(record, grew);
     }
     if (replaced && !split) {
       split = true;
@@ -388,6 +394,7 @@ static void liftRecords(
   }
   if (split)
     records = std::move(result);
+  return grew || split;
 }
 
 /// Augments the members of `group` in `witnessed` (all of them if null): in
@@ -395,12 +402,12 @@ static void liftRecords(
 /// up different.
 static bool augmentGroup(VisibilityRecord &group, const ThreadSet *witnessed,
                          const ThreadSet &exec, QualMask full, QualMask temp,
-                         std::vector<VisibilityRecord> &parts) {
+                         std::vector<VisibilityRecord> &parts, bool &grew) {
   std::optional<GlobalThread> distinguished =
       getDistinguishedMember(exec, group.actors);
   bool all = !witnessed || *witnessed == group.actors;
   if (all && !distinguished) {
-    augment(group, exec, full, temp);
+    grew |= augment(group, exec, full, temp);
     return false;
   }
   splitGroup(
@@ -421,42 +428,46 @@ static bool augmentGroup(VisibilityRecord &group, const ThreadSet *witnessed,
   return true;
 }
 
-void mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
+bool mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
                             bool transitive, const ThreadSet &exec,
                             QualMask pre, QualMask full, QualMask temp) {
-  liftRecords(
+  return liftRecords(
       records,
-      [&](VisibilityRecord &record) {
+      [&](VisibilityRecord &record, bool &grew) {
         if (isWitnessed(transitive, exec, pre, record))
-          augment(record, exec, full, temp);
+          grew |= augment(record, exec, full, temp);
       },
-      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts) {
+      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts,
+          bool &grew) {
         ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
         return !witnessed.empty() &&
-               augmentGroup(group, &witnessed, exec, full, temp, parts);
+               augmentGroup(group, &witnessed, exec, full, temp, parts, grew);
       });
 }
 
-void mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
+bool mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
                              bool transitive, const ThreadSet &exec,
                              QualMask pre,
                              ArrayRef<std::pair<ElementKey, int64_t>> counts) {
   auto observe = [&](VisibilityRecord &record) {
+    bool added = false;
     for (const auto &[key, count] : counts)
-      observeArrive(record.arrives, key, count);
+      added |= observeArrive(record.arrives, key, count);
+    return added;
   };
-  liftRecords(
+  return liftRecords(
       records,
-      [&](VisibilityRecord &record) {
+      [&](VisibilityRecord &record, bool &grew) {
         if (isWitnessed(transitive, exec, pre, record))
-          observe(record);
+          grew |= observe(record);
       },
-      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts) {
+      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts,
+          bool &grew) {
         ThreadSet witnessed = getWitnessedMembers(transitive, exec, pre, group);
         if (witnessed.empty())
           return false;
         if (witnessed == group.actors) {
-          observe(group);
+          grew |= observe(group);
           return false;
         }
         splitGroup(
@@ -470,7 +481,7 @@ void mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
       });
 }
 
-void mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
+bool mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
                             const ElementKey &barrier, int64_t max,
                             const ThreadSet &exec, QualMask full,
                             QualMask temp) {
@@ -478,22 +489,25 @@ void mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
     auto it = record.arrives.find(barrier);
     return it != record.arrives.end() && it->second <= max;
   };
-  liftRecords(
+  return liftRecords(
       records,
-      [&](VisibilityRecord &record) {
+      [&](VisibilityRecord &record, bool &grew) {
         if (observed(record))
-          augment(record, exec, full, temp);
+          grew |= augment(record, exec, full, temp);
       },
-      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts) {
+      [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts,
+          bool &grew) {
         return observed(group) &&
-               augmentGroup(group, nullptr, exec, full, temp, parts);
+               augmentGroup(group, nullptr, exec, full, temp, parts, grew);
       });
 }
 
-void mlir::exoam::forgetBarrier(std::vector<VisibilityRecord> &records,
+bool mlir::exoam::forgetBarrier(std::vector<VisibilityRecord> &records,
                                 const ElementKey &barrier) {
+  // Removing an observed barrier adds nothing the indexes must learn.
   for (VisibilityRecord &record : records)
     record.arrives.erase(barrier);
+  return false;
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,8 +48,8 @@ public:
   /// `timelines`.
   bool isSeenBy(const ThreadSet &threads, QualMask timelines,
                 VisibilityLevel level) const;
-  /// S := S v grant.
-  void join(VisibilityGrant grant);
+  /// S := S v grant; returns whether a grant was added.
+  bool join(VisibilityGrant grant);
   /// Inserts `grant` at `position` of the grant list as it is (to
   /// materialize a group member, whose own grant sits there).
   void insertGrant(unsigned position, VisibilityGrant grant) {
@@ -83,12 +83,13 @@ struct ElementKey {
 /// (Fig. 22 AWAIT), so the smallest count stands for the set.
 using ArriveCounts = std::map<ElementKey, int64_t>;
 
-/// P(z, n) := P(z, n) u {count}.
-inline void observeArrive(ArriveCounts &arrives, const ElementKey &key,
+/// P(z, n) := P(z, n) u {count}; returns whether (z, n) is new in P.
+inline bool observeArrive(ArriveCounts &arrives, const ElementKey &key,
                           int64_t count) {
   auto [it, inserted] = arrives.try_emplace(key, count);
   if (!inserted)
     it->second = std::min(it->second, count);
+  return inserted;
 }
 
 /// A visibility record (q, f, p) of Def. 5.3, with its provenance; or a
@@ -163,26 +164,29 @@ bool isWitnessed(bool transitive, const ThreadSet &exec, QualMask pre,
 
 /// The augment A(r, g_exec, full, temp) of Def. B.3 (ii), in place, for a
 /// plain record.
-void augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
+/// Returns whether a grant was added.
+bool augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
              QualMask temp);
 
 /// lift(rho, lambda) of Def. B.2 on one record list, for the lambdas of
 /// Fig. 22. Groups are split where the lambda treats members differently.
+/// Each returns whether a record gained a grant or an observed barrier, or
+/// a group was split (what the box engine's indexes must learn).
 /// FENCE: witnessed records are augmented.
-void liftFence(std::vector<VisibilityRecord> &records, bool transitive,
+bool liftFence(std::vector<VisibilityRecord> &records, bool transitive,
                const ThreadSet &exec, QualMask pre, QualMask full,
                QualMask temp);
 /// ARRIVE: witnessed records observe `counts`.
-void liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
+bool liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
                 const ThreadSet &exec, QualMask pre,
                 ArrayRef<std::pair<ElementKey, int64_t>> counts);
 /// AWAIT: records that observed an arrive count of `barrier` at most `max`
 /// are augmented.
-void liftAwait(std::vector<VisibilityRecord> &records,
+bool liftAwait(std::vector<VisibilityRecord> &records,
                const ElementKey &barrier, int64_t max, const ThreadSet &exec,
                QualMask full, QualMask temp);
 /// Forgets the arrive counts of `barrier` (a new barrier lifetime).
-void forgetBarrier(std::vector<VisibilityRecord> &records,
+bool forgetBarrier(std::vector<VisibilityRecord> &records,
                    const ElementKey &barrier);
 
 /// The first record of `records` (a member, for a group) that the check

@@ -21,8 +21,9 @@
 namespace mlir::exoam {
 
 /// A lambda of lift (Def. B.2), applied to the read or mutate record list of
-/// an element (so that it can split record groups).
-using RecordLift = function_ref<void(std::vector<VisibilityRecord> &)>;
+/// an element (so that it can split record groups). It returns whether a
+/// record gained a grant or an observed barrier or a group was split.
+using RecordLift = function_ref<bool(std::vector<VisibilityRecord> &)>;
 
 /// rho, total: an element never written has the empty state (no records,
 /// counts (0, 0)).
