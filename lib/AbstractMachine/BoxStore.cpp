@@ -36,10 +36,12 @@ namespace {
 using CellId = uint32_t;
 constexpr CellId kEmpty = 0;
 
-/// A state and the number of tree leaves that hold it.
+/// A state, the number of tree leaves that hold it, and the signatures of
+/// lifts that changed nothing on it since it last changed.
 struct Cell {
   ElementState state;
   uint32_t refs = 0;
+  SmallVector<llvm::hash_code, 4> idleLifts;
 };
 
 /// One level of a variable's tree: disjoint intervals in increasing order
@@ -75,7 +77,8 @@ public:
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
-  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) override;
+  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
+                  LiftSignature signature) override;
   void liftObserving(const ElementKey &barrier,
                      const RecordLift &lambda) override;
 
@@ -115,8 +118,11 @@ private:
   void index(CellId id, size_t firstRead = 0, size_t firstMutate = 0);
   /// Whether a record of cell `id` observed an arrive count of `barrier`.
   bool observes(CellId id, const ElementKey &barrier) const;
-  /// Applies `lambda` to the records of cell `id` and re-indexes them.
-  void liftCell(CellId id, const RecordLift &lambda);
+  /// Applies `lambda` to the records of cell `id` and re-indexes them;
+  /// skips the cell if a lift with `signature` changed nothing on it since
+  /// it last changed.
+  void liftCell(CellId id, const RecordLift &lambda,
+                LiftSignature signature = std::nullopt);
 
   DenseMap<StringAttr, Variable> variables;
   std::vector<Cell> cells;
@@ -154,6 +160,7 @@ CellId BoxStore::newCell(ElementState state) {
   }
   cells[id].state = std::move(state);
   cells[id].refs = 0;
+  cells[id].idleLifts.clear();
   index(id);
   return id;
 }
@@ -203,19 +210,37 @@ bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
   return false;
 }
 
-void BoxStore::liftCell(CellId id, const RecordLift &lambda) {
+void BoxStore::liftCell(CellId id, const RecordLift &lambda,
+                        LiftSignature signature) {
   if (id == kEmpty || cells[id].refs == 0)
     return;
-  ElementState &state = cells[id].state;
+  Cell &cell = cells[id];
+  if (signature && llvm::is_contained(cell.idleLifts, *signature))
+    return;
   // Lifts add grants and observed barriers, split groups, or drop a barrier
-  // (which the indexes tolerate): re-index a list the lift says grew.
-  for (std::vector<VisibilityRecord> *records : {&state.reads, &state.mutates})
-    if (lambda(*records))
-      for (const VisibilityRecord &record : *records)
-        indexRecord(id, record);
+  // (which the indexes tolerate): re-index a list the lift changed.
+  bool changed = false;
+  for (std::vector<VisibilityRecord> *records :
+       {&cell.state.reads, &cell.state.mutates}) {
+    if (!lambda(*records))
+      continue;
+    changed = true;
+    for (const VisibilityRecord &record : *records)
+      indexRecord(id, record);
+  }
+  if (changed) {
+    cell.idleLifts.clear();
+    return;
+  }
+  if (signature) {
+    if (cell.idleLifts.size() == 8)
+      cell.idleLifts.erase(cell.idleLifts.begin());
+    cell.idleLifts.push_back(*signature);
+  }
 }
 
-void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) {
+void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
+                          LiftSignature signature) {
   if (exec.isAll()) {
     for (CellId id = 1; id < cells.size(); ++id)
       liftCell(id, lambda);
@@ -231,7 +256,7 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) {
     SmallVector<CellId> pending(ids.begin(), ids.end());
     for (CellId id : pending)
       if (visited.insert(id).second)
-        liftCell(id, lambda);
+        liftCell(id, lambda, signature);
   };
   exec.forEachTask([&](int64_t task) {
     auto it = seenByTask.find(task);
@@ -456,6 +481,7 @@ void BoxStore::update(const AccessWindow &window,
       ElementState &state = cells[old].state;
       size_t reads = state.reads.size(), mutates = state.mutates.size();
       fn(state);
+      cells[old].idleLifts.clear();
       // Updates add records at the end or clear them.
       index(old, std::min(reads, state.reads.size()),
             std::min(mutates, state.mutates.size()));

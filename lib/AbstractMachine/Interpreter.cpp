@@ -239,9 +239,15 @@ LogicalResult Interpreter::execFence(FenceOp op) {
     return failure();
   QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
            temp = op.getTemp().getBits();
-  env->liftSeenBy(*threads, [&](std::vector<VisibilityRecord> &records) {
-    return liftFence(records, op.getTransitive(), *threads, pre, full, temp);
-  });
+  llvm::hash_code signature = llvm::hash_combine(
+      1, op.getTransitive(), hash_value(*threads), pre, full, temp);
+  env->liftSeenBy(
+      *threads,
+      [&](std::vector<VisibilityRecord> &records) {
+        return liftFence(records, op.getTransitive(), *threads, pre, full,
+                         temp);
+      },
+      signature);
   return success();
 }
 
@@ -267,9 +273,19 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
                  return true;
                });
   QualMask pre = op.getPre().getBits();
-  env->liftSeenBy(*threads, [&](std::vector<VisibilityRecord> &records) {
-    return liftArrive(records, op.getTransitive(), *threads, pre, counts);
-  });
+  // The counts are left out: they only grow within a barrier lifetime.
+  llvm::hash_code signature =
+      llvm::hash_combine(2, op.getTransitive(), hash_value(*threads), pre);
+  for (const auto &[key, count] : counts)
+    signature = llvm::hash_combine(
+        signature, key.var.getAsOpaquePointer(),
+        llvm::hash_combine_range(key.index.begin(), key.index.end()));
+  env->liftSeenBy(
+      *threads,
+      [&](std::vector<VisibilityRecord> &records) {
+        return liftArrive(records, op.getTransitive(), *threads, pre, counts);
+      },
+      signature);
   env->update(getElementWindow(*home),
               [](ElementState &state) { ++state.arrives; });
   return success();

@@ -22,7 +22,8 @@ public:
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
-  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) override {
+  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
+                  LiftSignature) override {
     lift(lambda);
   }
   void liftObserving(const ElementKey &barrier,

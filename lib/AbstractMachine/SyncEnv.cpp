@@ -358,8 +358,8 @@ getDistinguishedMember(const ThreadSet &exec, const ThreadSet &members) {
 /// Applies `liftPlain` to the plain records of `records` and `liftGroup` to
 /// the groups, in place; a `liftGroup` that returns true has split its group
 /// into the records it appended to `parts`, which replace it. Both set
-/// `grew` when a record gains a grant or an observed barrier; the result is
-/// whether any did or a group was split.
+/// `grew` when they change a record; the result is whether any did or a
+/// group was split.
 static bool
 liftRecords(std::vector<VisibilityRecord> &records,
             function_ref<void(VisibilityRecord &, bool &)> liftPlain,
@@ -504,10 +504,10 @@ bool mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
 
 bool mlir::exoam::forgetBarrier(std::vector<VisibilityRecord> &records,
                                 const ElementKey &barrier) {
-  // Removing an observed barrier adds nothing the indexes must learn.
+  bool changed = false;
   for (VisibilityRecord &record : records)
-    record.arrives.erase(barrier);
-  return false;
+    changed |= record.arrives.erase(barrier) != 0;
+  return changed;
 }
 
 //===----------------------------------------------------------------------===//

@@ -83,13 +83,16 @@ struct ElementKey {
 /// (Fig. 22 AWAIT), so the smallest count stands for the set.
 using ArriveCounts = std::map<ElementKey, int64_t>;
 
-/// P(z, n) := P(z, n) u {count}; returns whether (z, n) is new in P.
+/// P(z, n) := P(z, n) u {count}; returns whether P changed.
 inline bool observeArrive(ArriveCounts &arrives, const ElementKey &key,
                           int64_t count) {
   auto [it, inserted] = arrives.try_emplace(key, count);
-  if (!inserted)
-    it->second = std::min(it->second, count);
-  return inserted;
+  if (inserted)
+    return true;
+  if (count >= it->second)
+    return false;
+  it->second = count;
+  return true;
 }
 
 /// A visibility record (q, f, p) of Def. 5.3, with its provenance; or a
@@ -170,8 +173,7 @@ bool augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
 
 /// lift(rho, lambda) of Def. B.2 on one record list, for the lambdas of
 /// Fig. 22. Groups are split where the lambda treats members differently.
-/// Each returns whether a record gained a grant or an observed barrier, or
-/// a group was split (what the box engine's indexes must learn).
+/// Each returns whether it changed a record or split a group.
 /// FENCE: witnessed records are augmented.
 bool liftFence(std::vector<VisibilityRecord> &records, bool transitive,
                const ThreadSet &exec, QualMask pre, QualMask full,

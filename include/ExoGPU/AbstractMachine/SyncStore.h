@@ -15,15 +15,23 @@
 #define EXOGPU_ABSTRACTMACHINE_SYNCSTORE_H
 
 #include "ExoGPU/AbstractMachine/Evaluation.h"
+#include "llvm/ADT/Hashing.h"
 #include <map>
 #include <memory>
 
 namespace mlir::exoam {
 
 /// A lambda of lift (Def. B.2), applied to the read or mutate record list of
-/// an element (so that it can split record groups). It returns whether a
-/// record gained a grant or an observed barrier or a group was split.
+/// an element (so that it can split record groups). It returns whether it
+/// changed a record or split a group.
 using RecordLift = function_ref<bool(std::vector<VisibilityRecord> &)>;
+
+/// Identifies lifts that change nothing on a record list whenever an earlier
+/// lift with the same signature changed nothing on it and the list has not
+/// changed since (FENCE: the executing threads and timeline sets; ARRIVE:
+/// also the observed barriers, since arrive counts only grow within a
+/// barrier lifetime and a new lifetime drops the old observations).
+using LiftSignature = std::optional<llvm::hash_code>;
 
 /// rho, total: an element never written has the empty state (no records,
 /// counts (0, 0)).
@@ -51,7 +59,10 @@ public:
   /// lift(rho, lambda) (Def. B.2) for a lambda that changes only records
   /// some thread of `exec` sees at unordered or above on some timeline (the
   /// witness of Def. B.3 (i) requires it).
-  virtual void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda) = 0;
+  /// A store may skip lists on which a lift with the same `signature` was a
+  /// no-op.
+  virtual void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
+                          LiftSignature signature) = 0;
 
   /// lift(rho, lambda) for a lambda that changes only records that observed
   /// an arrive count of `barrier` (Fig. 22 AWAIT).

@@ -12,6 +12,7 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -100,6 +101,15 @@ public:
 
   bool operator==(const ThreadSet &other) const {
     return everyThread == other.everyThread && byTask == other.byTask;
+  }
+
+  /// A hash consistent with ==.
+  friend llvm::hash_code hash_value(const ThreadSet &set) {
+    llvm::hash_code hash = llvm::hash_value(set.everyThread);
+    set.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
+      hash = llvm::hash_combine(hash, task, lo, hi);
+    });
+    return hash;
   }
 
   /// Prints `all threads` or `{task 1: 0..31; task 2: 0..31}`.
