@@ -93,29 +93,27 @@ struct VariableState {
   std::optional<DistributedLayout> layout;
 };
 
-/// Splits the coordinates of several accesses (`counts[i]` coordinates for
-/// access i) stored as one kind list and one map.
+/// The coordinates of the accesses of `op` (`counts[i]` coordinates for
+/// access i, stored as one kind list and one map; see splitAccesses).
 std::optional<SmallVector<SmallVector<Coord>>>
-splitCoords(ArrayRef<int32_t> kinds, ArrayRef<int32_t> counts, AffineMap map) {
+splitCoords(Operation *op, ArrayRef<int32_t> kinds, ArrayRef<int32_t> counts,
+            AffineMap map) {
+  FailureOr<SmallVector<AccessView>> views =
+      splitAccesses(op, kinds, counts, map);
+  if (failed(views))
+    return std::nullopt;
   SmallVector<SmallVector<Coord>> result;
-  unsigned kind = 0, expr = 0;
-  for (int32_t count : counts) {
+  for (const AccessView &view : *views) {
     SmallVector<Coord> &coords = result.emplace_back();
-    for (int32_t i = 0; i < count; ++i) {
-      if (kind >= kinds.size() || kinds[kind] < 0 || kinds[kind] > 2)
-        return std::nullopt;
-      auto k = static_cast<CoordKind>(kinds[kind++]);
-      unsigned arity = getCoordArity(k);
-      if (expr + arity > map.getNumResults())
-        return std::nullopt;
-      Coord c{k, arity > 0 ? map.getResult(expr) : AffineExpr(),
-              arity > 1 ? map.getResult(expr + 1) : AffineExpr()};
-      expr += arity;
-      coords.push_back(c);
+    ArrayRef<AffineExpr> exprs = view.exprs;
+    for (int32_t raw : view.kinds) {
+      auto kind = static_cast<CoordKind>(raw);
+      unsigned arity = getCoordArity(kind);
+      coords.push_back({kind, arity > 0 ? exprs[0] : AffineExpr(),
+                        arity > 1 ? exprs[1] : AffineExpr()});
+      exprs = exprs.drop_front(arity);
     }
   }
-  if (kind != kinds.size() || expr != map.getNumResults())
-    return std::nullopt;
   return result;
 }
 
@@ -261,7 +259,7 @@ void Deducer::visit(Operation *op) {
   }
   if (auto window = dyn_cast<WindowOp>(op)) {
     auto coords =
-        splitCoords(window.getCoordKinds(),
+        splitCoords(op, window.getCoordKinds(),
                     {static_cast<int32_t>(window.getCoordKinds().size())},
                     window.getCoords());
     if (coords)
@@ -270,7 +268,7 @@ void Deducer::visit(Operation *op) {
   }
   if (auto await = dyn_cast<AwaitOp>(op)) {
     auto coords =
-        splitCoords(await.getCoordKinds(),
+        splitCoords(op, await.getCoordKinds(),
                     {static_cast<int32_t>(await.getCoordKinds().size())},
                     await.getCoords());
     if (coords)
@@ -280,8 +278,8 @@ void Deducer::visit(Operation *op) {
   if (auto arrive = dyn_cast<ArriveOp>(op)) {
     // The first barrier is the home barrier; multicast targets only widen
     // it (guide, "Split Barrier").
-    auto coords = splitCoords(arrive.getCoordKinds(), arrive.getCoordCounts(),
-                              arrive.getCoords());
+    auto coords = splitCoords(op, arrive.getCoordKinds(),
+                              arrive.getCoordCounts(), arrive.getCoords());
     if (coords && !arrive.getBarriers().empty())
       deduce({op,
               arrive.getBarriers().front(),
@@ -293,7 +291,7 @@ void Deducer::visit(Operation *op) {
   auto call = dyn_cast<CallOp>(op);
   if (!call)
     return;
-  auto coords = splitCoords(call.getCoordKinds(), call.getCoordCounts(),
+  auto coords = splitCoords(op, call.getCoordKinds(), call.getCoordCounts(),
                             call.getCoords());
   if (!coords)
     return;
