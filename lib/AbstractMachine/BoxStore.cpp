@@ -91,7 +91,7 @@ private:
   std::unique_ptr<Node> copyTree(const Node &node);
   void releaseTree(const Node &node);
   /// Splits the segment containing `at` so that one starts at `at`.
-  void split(Node &node, int64_t at, bool leaf);
+  void split(Node &node, int64_t at);
   /// Merges segments [first, last] with neighbours of equal contents.
   void merge(Node &node, bool leaf, size_t first, size_t last);
   static bool equalTrees(const Node *a, const Node *b);
@@ -323,7 +323,7 @@ void BoxStore::releaseTree(const Node &node) {
   }
 }
 
-void BoxStore::split(Node &node, int64_t at, bool leaf) {
+void BoxStore::split(Node &node, int64_t at) {
   auto it = llvm::upper_bound(
       node.segments, at, [](int64_t v, const Segment &s) { return v < s.lo; });
   // `it` is the first segment starting after `at`; the one before holds it.
@@ -383,9 +383,9 @@ void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
                           Ranges ranges, function_ref<CellId(CellId)> replace) {
   auto [lo, hi] = ranges[level];
   bool leaf = level + 1 == rank;
-  split(node, lo, leaf);
+  split(node, lo);
   if (hi != kMaxIndex)
-    split(node, hi + 1, leaf);
+    split(node, hi + 1);
   size_t first = node.segments.size(), last = 0;
   for (auto [index, segment] : llvm::enumerate(node.segments)) {
     if (segment.hi < lo || segment.lo > hi)
@@ -505,9 +505,7 @@ void BoxStore::update(const AccessWindow &window,
 }
 
 void BoxStore::reset(StringAttr var, ArrayRef<int64_t> extents) {
-  AccessWindow box{var, {}};
-  for (int64_t extent : extents)
-    box.ranges.push_back({0, extent - 1});
+  AccessWindow box = getAllocationWindow(var, extents);
   if (box.empty())
     return;
   Variable &variable = getVariable(var, extents.size());

@@ -52,6 +52,14 @@ bool AccessWindow::forEachElement(
   }
 }
 
+AccessWindow mlir::exoam::getAllocationWindow(StringAttr var,
+                                              ArrayRef<int64_t> extents) {
+  AccessWindow box{var, {}};
+  for (int64_t extent : extents)
+    box.ranges.push_back({0, extent - 1});
+  return box;
+}
+
 void AccessWindow::print(raw_ostream &os) const {
   os << '@' << var.getValue() << '[';
   llvm::interleaveComma(ranges, os, [&](IntervalSet::Interval r) {

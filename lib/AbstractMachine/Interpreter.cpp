@@ -170,15 +170,13 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
   // docs/abstract-machine.md, "Barrier lifetimes").
   if (!op.getBarrier())
     return success();
-  AccessWindow box{extents.var, {}};
-  for (int64_t size : sizes)
-    box.ranges.push_back({0, size - 1});
-  box.forEachElement([&](const ElementKey &key) {
-    env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
-      return forgetBarrier(records, key);
-    });
-    return true;
-  });
+  getAllocationWindow(extents.var, sizes)
+      .forEachElement([&](const ElementKey &key) {
+        env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
+          return forgetBarrier(records, key);
+        });
+        return true;
+      });
   return success();
 }
 

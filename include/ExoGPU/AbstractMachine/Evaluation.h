@@ -34,6 +34,10 @@ struct AccessWindow {
   void print(raw_ostream &os) const;
 };
 
+/// The elements [0, extents[0]) x ... x [0, extents[k-1]) of `var` (the box
+/// ALLOC resets).
+AccessWindow getAllocationWindow(StringAttr var, ArrayRef<int64_t> extents);
+
 /// Evaluates `access` with `values` for the op's control operands.
 AccessWindow evaluateAccess(AccessAttr access, ArrayRef<int64_t> values);
 
