@@ -12,18 +12,26 @@
 //    equal;
 //  * lifts (Def. B.2) change only records that the lift's witness can see
 //    (Fig. 22 FENCE, ARRIVE: a record some executing thread sees at
-//    unordered or above) or that observed the awaited barrier (AWAIT).
-//    Indexes from task to cells with such records and from barrier element
-//    to observing cells select them; a lift mutates those cells in place,
-//    which changes every element sharing them, as the pointwise lift does.
-// The indexes may hold cells that no longer qualify (or were recycled):
-// visiting one is harmless, since the lambda is the identity on it.
+//    unordered or above) or that observed the awaited barrier at a count
+//    at most Max (AWAIT). Indexes from task to cells with such records and
+//    from barrier element and count to observing cells select them; a lift
+//    mutates those cells in place, which changes every element sharing
+//    them, as the pointwise lift does;
+//  * a lift repeated with the same signature visits only the cells whose
+//    records changed since its previous run (a change log; AWAIT also the
+//    cells that observed a count between the two Maxes): on the others the
+//    previous run left nothing to do.
+// The indexes and the log may hold cells that no longer qualify (or were
+// recycled): visiting one is harmless, since the lambda is the identity on
+// it or finds nothing left to do.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <set>
 
 #include <limits>
 
@@ -36,12 +44,15 @@ namespace {
 using CellId = uint32_t;
 constexpr CellId kEmpty = 0;
 
-/// A state, the number of tree leaves that hold it, and the signatures of
-/// lifts that changed nothing on it since it last changed.
+/// The number of a change: its position in the change log.
+using ChangeNumber = uint64_t;
+
+/// A state, the number of tree leaves that hold it, and its latest entry in
+/// the change log.
 struct Cell {
   ElementState state;
   uint32_t refs = 0;
-  SmallVector<llvm::hash_code, 4> idleLifts;
+  std::optional<ChangeNumber> loggedAt;
 };
 
 /// One level of a variable's tree: disjoint intervals in increasing order
@@ -73,14 +84,16 @@ public:
 
   void reset(StringAttr var, ArrayRef<int64_t> extents) override;
   void update(const AccessWindow &window,
-              function_ref<void(ElementState &)> fn) override;
+              function_ref<bool(ElementState &)> fn) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
   void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
-                  LiftSignature signature) override;
-  void liftObserving(const ElementKey &barrier,
-                     const RecordLift &lambda) override;
+                  const LiftSignature &signature) override;
+  void liftObserving(const ElementKey &barrier, int64_t max,
+                     const RecordLift &lambda,
+                     const LiftSignature &signature) override;
+  void endBarrierLifetime(const ElementKey &barrier) override;
 
 private:
   using Ranges = ArrayRef<IntervalSet::Interval>;
@@ -114,15 +127,19 @@ private:
   /// Adds `id` to the lift indexes `record` (one of its records) qualifies
   /// for.
   void indexRecord(CellId id, const VisibilityRecord &record);
-  /// Indexes the reads and mutates of cell `id` from the given positions on.
-  void index(CellId id, size_t firstRead = 0, size_t firstMutate = 0);
-  /// Whether a record of cell `id` observed an arrive count of `barrier`.
-  bool observes(CellId id, const ElementKey &barrier) const;
-  /// Applies `lambda` to the records of cell `id` and re-indexes them;
-  /// skips the cell if a lift with `signature` changed nothing on it since
-  /// it last changed.
-  void liftCell(CellId id, const RecordLift &lambda,
-                LiftSignature signature = std::nullopt);
+  /// Indexes the reads and mutates of cell `id`.
+  void index(CellId id);
+  /// Logs that the records of cell `id` changed.
+  void noteChange(CellId id);
+  /// Starts a lift: trims the change log and returns the change number the
+  /// lift's own changes start at.
+  ChangeNumber beginLift();
+  /// Applies `lambda` to the records of cell `id` (once per lift: `visited`)
+  /// and re-indexes and logs them if it changed them.
+  void liftCell(CellId id, const RecordLift &lambda, DenseSet<CellId> &visited);
+  /// Lifts the cells logged in [since, until).
+  void liftLogged(ChangeNumber since, ChangeNumber until,
+                  const RecordLift &lambda, DenseSet<CellId> &visited);
 
   DenseMap<StringAttr, Variable> variables;
   std::vector<Cell> cells;
@@ -139,8 +156,23 @@ private:
       return a.index < b.index;
     }
   };
-  /// Cells with a record that observed an arrive count of the element.
-  std::map<ElementKey, DenseSet<CellId>, KeyLess> observers;
+  /// Per barrier element in its current lifetime: the cells with a record
+  /// that observed it, by the count observed; and per AWAIT signature the
+  /// start of its latest lift and the largest Max it ran with.
+  struct BarrierIndex {
+    std::set<std::pair<int64_t, CellId>> observers;
+    std::map<LiftSignature, std::pair<ChangeNumber, int64_t>> awaits;
+  };
+  std::map<ElementKey, BarrierIndex, KeyLess> barriers;
+
+  /// The cells whose records changed (or that were created), in order:
+  /// entry i has change number logBase + i.
+  std::vector<CellId> changeLog;
+  ChangeNumber logBase = 0;
+  /// The start of the latest lift.
+  ChangeNumber latestLiftStart = 0;
+  /// Per FENCE and ARRIVE signature, the start of its latest lift.
+  std::map<LiftSignature, ChangeNumber> seenByLifts;
 };
 
 } // namespace
@@ -160,8 +192,8 @@ CellId BoxStore::newCell(ElementState state) {
   }
   cells[id].state = std::move(state);
   cells[id].refs = 0;
-  cells[id].idleLifts.clear();
   index(id);
+  noteChange(id);
   return id;
 }
 
@@ -186,39 +218,61 @@ void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
       grant.threads.forEachTask(
           [&](int64_t task) { seenByTask[task].insert(id); });
   }
-  for (const auto &entry : record.arrives)
-    observers[entry.first].insert(id);
+  for (const auto &[key, count] : record.arrives)
+    barriers[key].observers.insert({count, id});
 }
 
-void BoxStore::index(CellId id, size_t firstRead, size_t firstMutate) {
+void BoxStore::index(CellId id) {
   const ElementState &state = cells[id].state;
-  for (size_t i = firstRead; i < state.reads.size(); ++i)
-    indexRecord(id, state.reads[i]);
-  for (size_t i = firstMutate; i < state.mutates.size(); ++i)
-    indexRecord(id, state.mutates[i]);
+  for (const VisibilityRecord &record : state.reads)
+    indexRecord(id, record);
+  for (const VisibilityRecord &record : state.mutates)
+    indexRecord(id, record);
 }
 
-bool BoxStore::observes(CellId id, const ElementKey &barrier) const {
-  if (cells[id].refs == 0)
-    return false;
-  const ElementState &state = cells[id].state;
-  for (const std::vector<VisibilityRecord> *records :
-       {&state.reads, &state.mutates})
-    for (const VisibilityRecord &record : *records)
-      if (record.arrives.count(barrier))
-        return true;
-  return false;
+void BoxStore::noteChange(CellId id) {
+  // Every lift signature's start is at most latestLiftStart: an entry from
+  // there on is after all of them.
+  Cell &cell = cells[id];
+  if (cell.loggedAt && *cell.loggedAt >= latestLiftStart)
+    return;
+  cell.loggedAt = logBase + changeLog.size();
+  changeLog.push_back(id);
+}
+
+/// Erases the entries of `map` whose value satisfies `pred`.
+template <typename Map, typename Pred>
+static void eraseFromMap(Map &map, Pred pred) {
+  for (auto it = map.begin(); it != map.end();)
+    it = pred(it->second) ? map.erase(it) : std::next(it);
+}
+
+ChangeNumber BoxStore::beginLift() {
+  // Drop the older half of a long log, and the signatures that started in
+  // it: their next lift visits every candidate cell again.
+  constexpr size_t kLogCapacity = 1 << 16;
+  if (changeLog.size() >= kLogCapacity) {
+    size_t dropped = changeLog.size() / 2;
+    changeLog.erase(changeLog.begin(), changeLog.begin() + dropped);
+    logBase += dropped;
+    eraseFromMap(seenByLifts,
+                 [&](ChangeNumber start) { return start < logBase; });
+    for (auto &[key, barrier] : barriers)
+      eraseFromMap(barrier.awaits, [&](std::pair<ChangeNumber, int64_t> mark) {
+        return mark.first < logBase;
+      });
+  }
+  latestLiftStart = logBase + changeLog.size();
+  return latestLiftStart;
 }
 
 void BoxStore::liftCell(CellId id, const RecordLift &lambda,
-                        LiftSignature signature) {
-  if (id == kEmpty || cells[id].refs == 0)
-    return;
-  Cell &cell = cells[id];
-  if (signature && llvm::is_contained(cell.idleLifts, *signature))
+                        DenseSet<CellId> &visited) {
+  if (id == kEmpty || cells[id].refs == 0 || !visited.insert(id).second)
     return;
   // Lifts add grants and observed barriers, split groups, or drop a barrier
   // (which the indexes tolerate): re-index a list the lift changed.
+  Cell &cell = cells[id];
   bool changed = false;
   for (std::vector<VisibilityRecord> *records :
        {&cell.state.reads, &cell.state.mutates}) {
@@ -228,35 +282,45 @@ void BoxStore::liftCell(CellId id, const RecordLift &lambda,
     for (const VisibilityRecord &record : *records)
       indexRecord(id, record);
   }
-  if (changed) {
-    cell.idleLifts.clear();
-    return;
-  }
-  if (signature) {
-    if (cell.idleLifts.size() == 8)
-      cell.idleLifts.erase(cell.idleLifts.begin());
-    cell.idleLifts.push_back(*signature);
-  }
+  if (changed)
+    noteChange(id);
+}
+
+void BoxStore::liftLogged(ChangeNumber since, ChangeNumber until,
+                          const RecordLift &lambda, DenseSet<CellId> &visited) {
+  // The lift's own changes are logged after `until`; trimming happens only
+  // between lifts.
+  for (ChangeNumber n = since; n < until; ++n)
+    liftCell(changeLog[n - logBase], lambda, visited);
 }
 
 void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
-                          LiftSignature signature) {
+                          const LiftSignature &signature) {
+  ChangeNumber start = beginLift();
+  DenseSet<CellId> visited;
   if (exec.isAll()) {
     for (CellId id = 1; id < cells.size(); ++id)
-      liftCell(id, lambda);
+      liftCell(id, lambda, visited);
     return;
+  }
+  if (!signature.empty()) {
+    auto [it, inserted] = seenByLifts.try_emplace(signature, start);
+    if (!inserted) {
+      ChangeNumber since = it->second;
+      it->second = start;
+      liftLogged(since, start, lambda, visited);
+      return;
+    }
   }
   // A lift by a task's threads is the last to look at earlier tasks'
   // entries: threads of a finished task never execute again.
   int64_t first = kMaxIndex;
   exec.forEachTask([&](int64_t task) { first = std::min(first, task); });
   seenByTask.erase(seenByTask.begin(), seenByTask.lower_bound(first));
-  DenseSet<CellId> visited;
   auto visitAll = [&](const DenseSet<CellId> &ids) {
     SmallVector<CellId> pending(ids.begin(), ids.end());
     for (CellId id : pending)
-      if (visited.insert(id).second)
-        liftCell(id, lambda, signature);
+      liftCell(id, lambda, visited);
   };
   exec.forEachTask([&](int64_t task) {
     auto it = seenByTask.find(task);
@@ -266,18 +330,54 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
   visitAll(seenByEveryTask);
 }
 
-void BoxStore::liftObserving(const ElementKey &barrier,
-                             const RecordLift &lambda) {
-  auto it = observers.find(barrier);
-  if (it == observers.end())
+void BoxStore::liftObserving(const ElementKey &barrier, int64_t max,
+                             const RecordLift &lambda,
+                             const LiftSignature &signature) {
+  ChangeNumber start = beginLift();
+  auto found = barriers.find(barrier);
+  if (found == barriers.end())
     return;
-  // Drop entries that no longer observe: freed or recycled cells.
-  SmallVector<CellId> ids(it->second.begin(), it->second.end());
-  for (CellId id : ids) {
-    liftCell(id, lambda);
-    if (!observes(id, barrier))
-      it->second.erase(id);
+  BarrierIndex &index = found->second;
+  DenseSet<CellId> visited;
+  // Cells unchanged since an earlier lift with this signature: only the
+  // counts above its Max are new.
+  std::optional<int64_t> done;
+  auto [it, inserted] = index.awaits.try_emplace(signature, start, max);
+  if (!inserted) {
+    auto [since, previousMax] = it->second;
+    it->second = {start, std::max(max, previousMax)};
+    liftLogged(since, start, lambda, visited);
+    done = previousMax;
   }
+  if (done && *done >= max)
+    return;
+  auto first = done ? index.observers.upper_bound({*done, ~CellId(0)})
+                    : index.observers.begin();
+  SmallVector<CellId> pending;
+  for (auto entry = first;
+       entry != index.observers.end() && entry->first <= max; ++entry)
+    pending.push_back(entry->second);
+  for (CellId id : pending)
+    liftCell(id, lambda, visited);
+}
+
+void BoxStore::endBarrierLifetime(const ElementKey &barrier) {
+  beginLift();
+  auto found = barriers.find(barrier);
+  if (found == barriers.end())
+    return;
+  SmallVector<CellId> pending;
+  for (const auto &entry : found->second.observers)
+    pending.push_back(entry.second);
+  DenseSet<CellId> visited;
+  for (CellId id : pending)
+    liftCell(
+        id,
+        [&](std::vector<VisibilityRecord> &records) {
+          return forgetBarrier(records, barrier);
+        },
+        visited);
+  barriers.erase(barrier);
 }
 
 //===----------------------------------------------------------------------===//
@@ -467,7 +567,7 @@ static bool isSameState(const ElementState &a, const ElementState &b) {
 }
 
 void BoxStore::update(const AccessWindow &window,
-                      function_ref<void(ElementState &)> fn) {
+                      function_ref<bool(ElementState &)> fn) {
   if (window.empty())
     return;
   Memo memo;
@@ -478,13 +578,10 @@ void BoxStore::update(const AccessWindow &window,
     // A cell held by this one leaf belongs to elements that are all in the
     // box: change it in place.
     if (old != kEmpty && cells[old].refs == 1) {
-      ElementState &state = cells[old].state;
-      size_t reads = state.reads.size(), mutates = state.mutates.size();
-      fn(state);
-      cells[old].idleLifts.clear();
-      // Updates add records at the end or clear them.
-      index(old, std::min(reads, state.reads.size()),
-            std::min(mutates, state.mutates.size()));
+      if (fn(cells[old].state)) {
+        index(old);
+        noteChange(old);
+      }
       return old;
     }
     ElementState state = cells[old].state;

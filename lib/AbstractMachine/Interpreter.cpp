@@ -172,9 +172,7 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
     return success();
   getAllocationWindow(extents.var, sizes)
       .forEachElement([&](const ElementKey &key) {
-        env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
-          return forgetBarrier(records, key);
-        });
+        env->endBarrierLifetime(key);
         return true;
       });
   return success();
@@ -187,7 +185,11 @@ LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
     return failure();
   env->update(evaluateAccess(op.getTarget(), *values),
               [&](ElementState &state) {
-                (reads ? state.reads : state.mutates).clear();
+                std::vector<VisibilityRecord> &records =
+                    reads ? state.reads : state.mutates;
+                bool changed = !records.empty();
+                records.clear();
+                return changed;
               });
   return success();
 }
@@ -213,7 +215,8 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
                   /*group=*/engine == Engine::Box);
   env->update(evaluateAccess(op.getTarget(), *values),
               [&](ElementState &state) {
-                addRecords(reads ? state.reads : state.mutates, records);
+                return addRecords(reads ? state.reads : state.mutates, records,
+                                  /*prune=*/engine == Engine::Box);
               });
   return success();
 }
@@ -237,8 +240,8 @@ LogicalResult Interpreter::execFence(FenceOp op) {
     return failure();
   QualMask pre = op.getPre().getBits(), full = op.getFull().getBits(),
            temp = op.getTemp().getBits();
-  llvm::hash_code signature = llvm::hash_combine(
-      1, op.getTransitive(), hash_value(*threads), pre, full, temp);
+  LiftSignature signature{1, op.getTransitive(), pre, full, temp};
+  threads->appendKey(signature);
   env->liftSeenBy(
       *threads,
       [&](std::vector<VisibilityRecord> &records) {
@@ -272,20 +275,24 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
                });
   QualMask pre = op.getPre().getBits();
   // The counts are left out: they only grow within a barrier lifetime.
-  llvm::hash_code signature =
-      llvm::hash_combine(2, op.getTransitive(), hash_value(*threads), pre);
-  for (const auto &[key, count] : counts)
-    signature = llvm::hash_combine(
-        signature, key.var.getAsOpaquePointer(),
-        llvm::hash_combine_range(key.index.begin(), key.index.end()));
+  LiftSignature signature{2, op.getTransitive(), pre};
+  threads->appendKey(signature);
+  for (const auto &[key, count] : counts) {
+    signature.push_back(
+        reinterpret_cast<intptr_t>(key.var.getAsOpaquePointer()));
+    signature.push_back(key.index.size());
+    signature.append(key.index.begin(), key.index.end());
+  }
   env->liftSeenBy(
       *threads,
       [&](std::vector<VisibilityRecord> &records) {
         return liftArrive(records, op.getTransitive(), *threads, pre, counts);
       },
       signature);
-  env->update(getElementWindow(*home),
-              [](ElementState &state) { ++state.arrives; });
+  env->update(getElementWindow(*home), [](ElementState &state) {
+    ++state.arrives;
+    return false;
+  });
   return success();
 }
 
@@ -319,10 +326,18 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
-  env->liftObserving(key, [&](std::vector<VisibilityRecord> &records) {
-    return liftAwait(records, key, max, *threads, full, temp);
+  LiftSignature signature{3, full, temp};
+  threads->appendKey(signature);
+  env->liftObserving(
+      key, max,
+      [&](std::vector<VisibilityRecord> &records) {
+        return liftAwait(records, key, max, *threads, full, temp);
+      },
+      signature);
+  env->update(window, [&](ElementState &state) {
+    state.awaits = next;
+    return false;
   });
-  env->update(window, [&](ElementState &state) { state.awaits = next; });
   return success();
 }
 

@@ -18,17 +18,22 @@ class ReferenceStore : public SyncStore {
 public:
   void reset(StringAttr var, ArrayRef<int64_t> extents) override;
   void update(const AccessWindow &window,
-              function_ref<void(ElementState &)> fn) override;
+              function_ref<bool(ElementState &)> fn) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
-  void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
-                  LiftSignature) override {
+  void liftSeenBy(const ThreadSet &, const RecordLift &lambda,
+                  const LiftSignature &) override {
     lift(lambda);
   }
-  void liftObserving(const ElementKey &barrier,
-                     const RecordLift &lambda) override {
+  void liftObserving(const ElementKey &, int64_t, const RecordLift &lambda,
+                     const LiftSignature &) override {
     lift(lambda);
+  }
+  void endBarrierLifetime(const ElementKey &barrier) override {
+    lift([&](std::vector<VisibilityRecord> &records) {
+      return forgetBarrier(records, barrier);
+    });
   }
 
 private:
@@ -60,7 +65,7 @@ void ReferenceStore::reset(StringAttr var, ArrayRef<int64_t> extents) {
 }
 
 void ReferenceStore::update(const AccessWindow &window,
-                            function_ref<void(ElementState &)> fn) {
+                            function_ref<bool(ElementState &)> fn) {
   window.forEachElement([&](const ElementKey &key) {
     fn(elements[key]);
     return true;

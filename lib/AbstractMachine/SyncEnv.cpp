@@ -190,8 +190,47 @@ static bool haveEqualMembers(const VisibilityRecord &a,
          a.memberGrantPos == b.memberGrantPos;
 }
 
-void mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
-                             ArrayRef<VisibilityRecord> added) {
+bool mlir::exoam::isSubsumed(const VisibilityRecord &strong,
+                             const VisibilityRecord &weak) {
+  if (strong.timeline != weak.timeline || strong.isGroup != weak.isGroup)
+    return false;
+  if (weak.isGroup && (strong.memberLevel != weak.memberLevel ||
+                       strong.memberGrantPos != weak.memberGrantPos ||
+                       !(strong.actors == weak.actors)))
+    return false;
+  for (const auto &[key, count] : weak.arrives) {
+    auto it = strong.arrives.find(key);
+    if (it == strong.arrives.end() || it->second > count)
+      return false;
+  }
+  // A group member's own grant is the same in both: the common grants
+  // decide.
+  ArrayRef<VisibilityGrant> strongGrants = strong.visibility.getGrants();
+  return llvm::all_of(
+      weak.visibility.getGrants(), [&](const VisibilityGrant &grant) {
+        return llvm::any_of(strongGrants, [&](const VisibilityGrant &cover) {
+          return cover.level >= grant.level &&
+                 (grant.timelines & ~cover.timelines) == 0 &&
+                 grant.threads.isSubsetOf(cover.threads);
+        });
+      });
+}
+
+bool mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
+                             ArrayRef<VisibilityRecord> added, bool prune) {
+  bool pruned = false;
+  if (prune) {
+    // Subsumed records go first (a record equal to an added one stays where
+    // it is); the rest is the plain union.
+    size_t before = records.size();
+    llvm::erase_if(records, [&](const VisibilityRecord &existing) {
+      return llvm::any_of(added, [&](const VisibilityRecord &record) {
+        return !existing.isSameRecord(record) && isSubsumed(existing, record);
+      });
+    });
+    pruned = records.size() != before;
+  }
+  size_t oldSize = records.size();
   // Equal plain records hash alike: compare only within a bucket, so that
   // adding m records to n costs O(n + m) rather than O(n m). Groups are
   // few; they are compared one by one.
@@ -246,6 +285,7 @@ void mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
           note(records.size() - 1);
         });
   }
+  return records.size() != oldSize || pruned;
 }
 
 /// S_H of Def. B.1: every thread sees the access at atomic_only on the

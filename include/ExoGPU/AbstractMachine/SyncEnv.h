@@ -144,11 +144,22 @@ struct ElementState {
   int64_t awaits = 0;
 };
 
+/// Whether `strong` can be dropped from a record set that holds `weak`
+/// without changing any later verdict: both have the same timeline (and, for
+/// groups, the same members), every grant of `weak` is covered by a grant of
+/// `strong`, and `strong` observed every barrier `weak` did, at a count no
+/// larger. Every rule of Fig. 22 keeps this relation (witness and AWAIT are
+/// monotone in it, augment and observe apply alike), and a check that
+/// `strong` fails `weak` fails too.
+bool isSubsumed(const VisibilityRecord &strong, const VisibilityRecord &weak);
+
 /// Adds `added` to a record set (the union of Fig. 22 RECORDREAD and
 /// RECORDMUTATE), in order; a record equal to one already there (or added
-/// before it) is not added again; a group loses the members that are.
-void addRecords(std::vector<VisibilityRecord> &records,
-                ArrayRef<VisibilityRecord> added);
+/// before it) is not added again; a group loses the members that are. With
+/// `prune`, a record subsumed by an added one is dropped (see isSubsumed).
+/// Returns whether the set changed.
+bool addRecords(std::vector<VisibilityRecord> &records,
+                ArrayRef<VisibilityRecord> added, bool prune);
 
 /// R(level, t, q, atomic, E, rho, G) of Def. B.1 for one element, with
 /// `arrives` = P_{E, rho}: one record seen by all of `threads` if

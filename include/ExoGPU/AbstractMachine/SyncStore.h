@@ -15,7 +15,6 @@
 #define EXOGPU_ABSTRACTMACHINE_SYNCSTORE_H
 
 #include "ExoGPU/AbstractMachine/Evaluation.h"
-#include "llvm/ADT/Hashing.h"
 #include <map>
 #include <memory>
 
@@ -26,12 +25,16 @@ namespace mlir::exoam {
 /// changed a record or split a group.
 using RecordLift = function_ref<bool(std::vector<VisibilityRecord> &)>;
 
-/// Identifies lifts that change nothing on a record list whenever an earlier
-/// lift with the same signature changed nothing on it and the list has not
-/// changed since (FENCE: the executing threads and timeline sets; ARRIVE:
-/// also the observed barriers, since arrive counts only grow within a
-/// barrier lifetime and a new lifetime drops the old observations).
-using LiftSignature = std::optional<llvm::hash_code>;
+/// Identifies a lift's lambda exactly (the rule and all its parameters as
+/// integers): a lift with the signature of an earlier one changes nothing on
+/// a record list the earlier one left unchanged or produced, if the list has
+/// not changed since. FENCE: the executing threads and timeline sets; ARRIVE:
+/// also the barriers, but not their counts (arrive counts only grow within a
+/// barrier lifetime, so observing them again keeps every minimum, and a new
+/// lifetime drops the old observations, which changes the list); AWAIT: the
+/// executing threads and timeline sets, with the barrier and its Max passed
+/// apart. Empty: no signature (the store lifts every candidate list).
+using LiftSignature = SmallVector<int64_t, 16>;
 
 /// rho, total: an element never written has the empty state (no records,
 /// counts (0, 0)).
@@ -44,9 +47,11 @@ public:
   virtual void reset(StringAttr var, ArrayRef<int64_t> extents) = 0;
 
   /// Replaces rho(x, n) by `fn(rho(x, n))` for every element of `window`.
-  /// `fn` must depend on the state alone, not on the element.
+  /// `fn` must depend on the state alone, not on the element, and return
+  /// whether it changed a record list (it may change the barrier counts
+  /// without saying so).
   virtual void update(const AccessWindow &window,
-                      function_ref<void(ElementState &)> fn) = 0;
+                      function_ref<bool(ElementState &)> fn) = 0;
 
   /// Calls `fn` with the elements of `window` and their states in index
   /// order until it returns false; returns false if it did. With
@@ -58,16 +63,21 @@ public:
 
   /// lift(rho, lambda) (Def. B.2) for a lambda that changes only records
   /// some thread of `exec` sees at unordered or above on some timeline (the
-  /// witness of Def. B.3 (i) requires it).
-  /// A store may skip lists on which a lift with the same `signature` was a
-  /// no-op.
+  /// witness of Def. B.3 (i) requires it): FENCE and ARRIVE.
   virtual void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
-                          LiftSignature signature) = 0;
+                          const LiftSignature &signature) = 0;
 
   /// lift(rho, lambda) for a lambda that changes only records that observed
-  /// an arrive count of `barrier` (Fig. 22 AWAIT).
-  virtual void liftObserving(const ElementKey &barrier,
-                             const RecordLift &lambda) = 0;
+  /// an arrive count of `barrier` at most `max` (Fig. 22 AWAIT). A record
+  /// that an earlier lift with the same barrier and signature and a Max at
+  /// least its count left as it is stays so.
+  virtual void liftObserving(const ElementKey &barrier, int64_t max,
+                             const RecordLift &lambda,
+                             const LiftSignature &signature) = 0;
+
+  /// Every record forgets the arrive counts it observed of `barrier` (ALLOC
+  /// of a barrier: a new lifetime; see docs/abstract-machine.md).
+  virtual void endBarrierLifetime(const ElementKey &barrier) = 0;
 };
 
 /// The reference store: one state per element touched, every lift applied

@@ -12,7 +12,6 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -103,13 +102,16 @@ public:
     return everyThread == other.everyThread && byTask == other.byTask;
   }
 
-  /// A hash consistent with ==.
-  friend llvm::hash_code hash_value(const ThreadSet &set) {
-    llvm::hash_code hash = llvm::hash_value(set.everyThread);
-    set.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
-      hash = llvm::hash_combine(hash, task, lo, hi);
+  /// Appends an encoding of the set to `key`: equal sets append equal
+  /// sequences, different sets different ones (also when followed by more).
+  void appendKey(SmallVectorImpl<int64_t> &key) const {
+    key.push_back(everyThread);
+    size_t countPos = key.size();
+    key.push_back(0);
+    forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
+      key.append({task, lo, hi});
+      ++key[countPos];
     });
-    return hash;
   }
 
   /// Prints `all threads` or `{task 1: 0..31; task 2: 0..31}`.
