@@ -82,12 +82,17 @@ class BoxStore : public SyncStore {
 public:
   BoxStore() { cells.emplace_back(); }
 
-  void reset(StringAttr var, ArrayRef<int64_t> extents) override;
+  void startTask(int64_t task) override;
+  void reset(const AccessWindow &box) override;
   void update(const AccessWindow &window,
               function_ref<bool(ElementState &)> fn) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
+  void visitBoxes(const AccessWindow &window,
+                  function_ref<void(const AccessWindow &, const ElementState &)>
+                      fn) override;
+  bool hasRecordSeenByAll() override;
   void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
                   const LiftSignature &signature) override;
   void liftObserving(const ElementKey &barrier, int64_t max,
@@ -113,6 +118,10 @@ private:
   /// `rank`-level tree) through `replace`.
   void updateTree(Node &node, unsigned level, unsigned rank, Ranges ranges,
                   function_ref<CellId(CellId)> replace);
+  void visitTreeBoxes(
+      const Node *node, unsigned level, unsigned rank, Ranges ranges,
+      AccessWindow &box,
+      function_ref<void(const AccessWindow &, const ElementState &)> fn);
   bool
   visitTree(const Node *node, unsigned level, unsigned rank, Ranges ranges,
             ElementKey &key, bool distinct, DenseSet<CellId> &seen,
@@ -147,6 +156,8 @@ private:
   /// Cells with a record that a thread of the task sees at unordered or
   /// above; `everyTask` for grants to all threads (CPU statements).
   std::map<int64_t, DenseSet<CellId>> seenByTask;
+  /// The first task that may still lift: no task before it executes again.
+  int64_t firstLiveTask = kMinIndex;
   DenseSet<CellId> seenByEveryTask;
   /// Orders barrier elements by identity, which is all the index needs.
   struct KeyLess {
@@ -205,18 +216,21 @@ void BoxStore::release(CellId id) {
 }
 
 void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
+  // Tasks before firstLiveTask never lift again.
+  auto noteTask = [&](int64_t task) {
+    if (task >= firstLiveTask)
+      seenByTask[task].insert(id);
+  };
   // A group's members see it through their own grants.
   if (record.isGroup && record.memberLevel >= VisibilityLevel::unordered)
-    record.actors.forEachTask(
-        [&](int64_t task) { seenByTask[task].insert(id); });
+    record.actors.forEachTask(noteTask);
   for (const VisibilityGrant &grant : record.visibility.getGrants()) {
     if (grant.level < VisibilityLevel::unordered)
       continue;
     if (grant.threads.isAll())
       seenByEveryTask.insert(id);
     else
-      grant.threads.forEachTask(
-          [&](int64_t task) { seenByTask[task].insert(id); });
+      grant.threads.forEachTask(noteTask);
   }
   for (const auto &[key, count] : record.arrives)
     barriers[key].observers.insert({count, id});
@@ -312,11 +326,6 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
       return;
     }
   }
-  // A lift by a task's threads is the last to look at earlier tasks'
-  // entries: threads of a finished task never execute again.
-  int64_t first = kMaxIndex;
-  exec.forEachTask([&](int64_t task) { first = std::min(first, task); });
-  seenByTask.erase(seenByTask.begin(), seenByTask.lower_bound(first));
   auto visitAll = [&](const DenseSet<CellId> &ids) {
     SmallVector<CellId> pending(ids.begin(), ids.end());
     for (CellId id : pending)
@@ -509,6 +518,30 @@ void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
     merge(node, leaf, first, last);
 }
 
+void BoxStore::visitTreeBoxes(
+    const Node *node, unsigned level, unsigned rank, Ranges ranges,
+    AccessWindow &box,
+    function_ref<void(const AccessWindow &, const ElementState &)> fn) {
+  auto [lo, hi] = ranges[level];
+  bool leaf = level + 1 == rank;
+  if (!node) {
+    // Every element below is empty.
+    for (unsigned l = level; l < rank; ++l)
+      box.ranges[l] = ranges[l];
+    fn(box, cells[kEmpty].state);
+    return;
+  }
+  for (const Segment &segment : node->segments) {
+    if (segment.hi < lo || segment.lo > hi)
+      continue;
+    box.ranges[level] = {std::max(lo, segment.lo), std::min(hi, segment.hi)};
+    if (leaf)
+      fn(box, cells[segment.cell].state);
+    else
+      visitTreeBoxes(segment.child.get(), level + 1, rank, ranges, box, fn);
+  }
+}
+
 bool BoxStore::visitTree(
     const Node *node, unsigned level, unsigned rank, Ranges ranges,
     ElementKey &key, bool distinct, DenseSet<CellId> &seen,
@@ -601,11 +634,16 @@ void BoxStore::update(const AccessWindow &window,
   updateTree(*var.root, 0, var.rank, window.ranges, replace);
 }
 
-void BoxStore::reset(StringAttr var, ArrayRef<int64_t> extents) {
-  AccessWindow box = getAllocationWindow(var, extents);
+void BoxStore::startTask(int64_t task) {
+  // The entries of earlier tasks are never looked at again.
+  firstLiveTask = std::max(firstLiveTask, task);
+  seenByTask.erase(seenByTask.begin(), seenByTask.lower_bound(firstLiveTask));
+}
+
+void BoxStore::reset(const AccessWindow &box) {
   if (box.empty())
     return;
-  Variable &variable = getVariable(var, extents.size());
+  Variable &variable = getVariable(box.var, box.ranges.size());
   if (variable.rank == 0) {
     release(variable.scalar);
     variable.scalar = kEmpty;
@@ -631,6 +669,30 @@ bool BoxStore::visit(
   const Node *root = it == variables.end() ? nullptr : it->second.root.get();
   return visitTree(root, 0, window.ranges.size(), window.ranges, key, distinct,
                    seen, fn);
+}
+
+void BoxStore::visitBoxes(
+    const AccessWindow &window,
+    function_ref<void(const AccessWindow &, const ElementState &)> fn) {
+  if (window.empty())
+    return;
+  auto it = variables.find(window.var);
+  if (window.ranges.empty()) {
+    fn(window, cells[it == variables.end() ? kEmpty : it->second.scalar].state);
+    return;
+  }
+  AccessWindow box = window;
+  visitTreeBoxes(it == variables.end() ? nullptr : it->second.root.get(), 0,
+                 window.ranges.size(), window.ranges, box, fn);
+}
+
+bool BoxStore::hasRecordSeenByAll() {
+  // Such a record is in a cell of the index (which may hold stale cells).
+  return llvm::any_of(seenByEveryTask, [&](CellId id) {
+    const ElementState &state = cells[id].state;
+    return cells[id].refs != 0 && (llvm::any_of(state.reads, isSeenByAll) ||
+                                   llvm::any_of(state.mutates, isSeenByAll));
+  });
 }
 
 std::unique_ptr<SyncStore> mlir::exoam::createBoxStore() {

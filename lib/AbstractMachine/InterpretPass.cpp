@@ -51,8 +51,12 @@ void ExoAMInterpretPass::runOnOperation() {
   module.walk([&](ProcOp proc) {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(proc, *bindings, getArgument());
+    InterpretStats stats;
     ok &= succeeded(values) &&
-          succeeded(interpretProc(proc, *values, *engineKind));
+          succeeded(
+              interpretProc(proc, *values, {*engineKind, replayTasks}, &stats));
+    if (replayRemarks)
+      emitReplayRemarks(stats);
   });
   if (!ok)
     signalPassFailure();

@@ -12,6 +12,7 @@
 #include "CheckDiagnostics.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "TaskReplay.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -23,9 +24,10 @@ namespace {
 /// The state (iota, sigma, rho) and the rules that transform it.
 class Interpreter {
 public:
-  explicit Interpreter(Engine engine)
-      : engine(engine), env(engine == Engine::Reference ? createReferenceStore()
-                                                        : createBoxStore()) {}
+  Interpreter(const InterpretOptions &options, InterpretStats *stats)
+      : options(options), stats(stats),
+        env(options.engine == Engine::Reference ? createReferenceStore()
+                                                : createBoxStore()) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
 
 private:
@@ -34,6 +36,14 @@ private:
   LogicalResult exec(Operation *op);
 
   LogicalResult execLoop(LoopOp op);
+  /// One iteration of a task loop with a replay plan: replays it from the
+  /// loop's summary, or runs it (recording a summary if there is none for
+  /// its key).
+  LogicalResult execTask(LoopOp op, const TaskLoopPlan &plan);
+  /// The plan of a task loop whose tasks the box engine replays, if any.
+  const TaskLoopPlan *getTaskPlan(LoopOp op);
+  /// The box ALLOC resets.
+  FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
   LogicalResult execAlloc(AllocOp op);
   template <typename ClearOp> LogicalResult execClear(ClearOp op, bool reads);
@@ -61,9 +71,19 @@ private:
   int64_t task = 0;
   /// sigma: values of proc parameters and loop iterators.
   DenseMap<Value, int64_t> sigma;
-  /// Box groups per-thread records (Def. B.1, t = false); the reference
-  /// keeps them apart, as written.
-  Engine engine;
+  /// The engine (box groups per-thread records, Def. B.1 with t = false,
+  /// and drops subsumed ones; the reference keeps them, as written) and
+  /// whether the box engine replays tasks.
+  InterpretOptions options;
+  InterpretStats *stats;
+  /// Per task loop, its replay plan (none: not replayable) and summary.
+  struct TaskLoopState {
+    std::optional<TaskLoopPlan> plan;
+    std::optional<TaskSummary> summary;
+  };
+  DenseMap<Operation *, TaskLoopState> taskLoops;
+  /// Watches the task being recorded, if any.
+  TaskRecorder *recorder = nullptr;
   /// rho.
   std::unique_ptr<SyncStore> env;
 };
@@ -87,7 +107,7 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](LoopOp loop) { return execLoop(loop); })
       .Case([&](IfOp guard) { return execIf(guard); })
       .Case([&](IncTaskIdOp) {
-        ++task; // INCTASKID
+        env->startTask(++task); // INCTASKID
         return success();
       })
       .Case([&](AllocOp alloc) { return execAlloc(alloc); })
@@ -135,11 +155,77 @@ LogicalResult Interpreter::execLoop(LoopOp op) {
   int64_t hi =
       exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
   // LOOPSTEP while lo < hi, then LOOPDONE.
+  const TaskLoopPlan *plan = getTaskPlan(op);
   for (int64_t y = lo; y < hi; ++y) {
     sigma[op.getIterator()] = y;
-    if (failed(execBlock(op.getBody().front())))
+    if (failed(plan ? execTask(op, *plan) : execBlock(op.getBody().front())))
       return failure();
   }
+  return success();
+}
+
+const TaskLoopPlan *Interpreter::getTaskPlan(LoopOp op) {
+  if (options.engine != Engine::Box || !options.replayTasks || recorder)
+    return nullptr;
+  auto [it, inserted] = taskLoops.try_emplace(op);
+  if (inserted)
+    it->second.plan = TaskLoopPlan::analyze(op);
+  return it->second.plan ? &*it->second.plan : nullptr;
+}
+
+LogicalResult Interpreter::execTask(LoopOp op, const TaskLoopPlan &plan) {
+  // The prefix (INCTASKID and the ALLOCs) runs as written.
+  Block &body = op.getBody().front();
+  auto it = body.begin();
+  SmallVector<AccessWindow> allocations;
+  for (unsigned i = 0; i < plan.getPrefixSize(); ++i, ++it) {
+    if (failed(exec(&*it)))
+      return failure();
+    if (auto alloc = dyn_cast<AllocOp>(*it)) {
+      FailureOr<AccessWindow> box = getAllocationBox(alloc);
+      if (failed(box))
+        return failure();
+      allocations.push_back(*box);
+    }
+  }
+  auto valuesOf = [&](ArrayRef<Value> values) {
+    SmallVector<int64_t> result;
+    for (Value value : values)
+      result.push_back(sigma.lookup(value));
+    return result;
+  };
+  SmallVector<int64_t> key = valuesOf(plan.getKeyValues());
+  SmallVector<int64_t> iterators = valuesOf(plan.getTaskIterators());
+  TaskLoopState &state = taskLoops[op];
+  bool known = state.summary && state.summary->key == key;
+  TaskLoopStats *counts = nullptr;
+  if (stats) {
+    auto found = llvm::find_if(
+        *stats, [&](const TaskLoopStats &s) { return s.loop == op; });
+    counts = found != stats->end() ? &*found
+                                   : &stats->emplace_back(TaskLoopStats{op});
+  }
+  if (known && replayTask(plan, *state.summary, *env, task, iterators)) {
+    if (counts)
+      ++counts->replayed;
+    return success();
+  }
+  if (counts)
+    ++counts->ran;
+  std::optional<TaskRecorder> watching;
+  if (!known)
+    recorder = &watching.emplace(plan, *env, task);
+  for (auto end = body.end(); it != end; ++it) {
+    if (failed(exec(&*it))) {
+      recorder = nullptr;
+      return failure();
+    }
+  }
+  recorder = nullptr;
+  if (watching)
+    if (std::optional<TaskSummary> summary =
+            watching->finish(key, iterators, allocations))
+      state.summary = std::move(summary);
   return success();
 }
 
@@ -156,7 +242,7 @@ LogicalResult Interpreter::execIf(IfOp op) {
 // Fig. 22: alloc, clear, record
 //===----------------------------------------------------------------------===//
 
-LogicalResult Interpreter::execAlloc(AllocOp op) {
+FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
@@ -164,17 +250,23 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
   SmallVector<int64_t> sizes;
   for (IntervalSet::Interval r : extents.ranges)
     sizes.push_back(r.first);
-  env->reset(extents.var, sizes);
+  return getAllocationWindow(extents.var, sizes);
+}
+
+LogicalResult Interpreter::execAlloc(AllocOp op) {
+  FailureOr<AccessWindow> box = getAllocationBox(op);
+  if (failed(box))
+    return failure();
+  env->reset(*box);
   // A barrier's new lifetime voids the arrive counts records observed in
   // its previous one: they count arrives at a different barrier (see
   // docs/abstract-machine.md, "Barrier lifetimes").
   if (!op.getBarrier())
     return success();
-  getAllocationWindow(extents.var, sizes)
-      .forEachElement([&](const ElementKey &key) {
-        env->endBarrierLifetime(key);
-        return true;
-      });
+  box->forEachElement([&](const ElementKey &key) {
+    env->endBarrierLifetime(key);
+    return true;
+  });
   return success();
 }
 
@@ -183,14 +275,16 @@ LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  env->update(evaluateAccess(op.getTarget(), *values),
-              [&](ElementState &state) {
-                std::vector<VisibilityRecord> &records =
-                    reads ? state.reads : state.mutates;
-                bool changed = !records.empty();
-                records.clear();
-                return changed;
-              });
+  AccessWindow window = evaluateAccess(op.getTarget(), *values);
+  if (recorder)
+    recorder->noteProbe(window, reads);
+  env->update(window, [&](ElementState &state) {
+    std::vector<VisibilityRecord> &records =
+        reads ? state.reads : state.mutates;
+    bool changed = !records.empty();
+    records.clear();
+    return changed;
+  });
   return success();
 }
 
@@ -212,12 +306,14 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
   std::vector<VisibilityRecord> records =
       makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
                   op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
-                  /*group=*/engine == Engine::Box);
-  env->update(evaluateAccess(op.getTarget(), *values),
-              [&](ElementState &state) {
-                return addRecords(reads ? state.reads : state.mutates, records,
-                                  /*prune=*/engine == Engine::Box);
-              });
+                  /*group=*/options.engine == Engine::Box);
+  AccessWindow window = evaluateAccess(op.getTarget(), *values);
+  if (recorder)
+    recorder->noteRecord(window);
+  env->update(window, [&](ElementState &state) {
+    return addRecords(reads ? state.reads : state.mutates, records,
+                      /*prune=*/options.engine == Engine::Box);
+  });
   return success();
 }
 
@@ -353,8 +449,11 @@ LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
     return failure();
   VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
                         op.getConvergent(), *threads};
+  AccessWindow window = evaluateAccess(op.getTarget(), *values);
+  if (recorder)
+    recorder->noteProbe(window, reads);
   bool passed =
-      env->visit(evaluateAccess(op.getTarget(), *values), /*distinct=*/true,
+      env->visit(window, /*distinct=*/true,
                  [&](const ElementKey &key, const ElementState &state) {
                    std::optional<RejectedRecord> rejected = findRejectedRecord(
                        reads ? state.reads : state.mutates, *threads,
@@ -384,13 +483,21 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
 }
 
 LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,
-                                         Engine engine) {
+                                         const InterpretOptions &options,
+                                         InterpretStats *stats) {
   if (args.size() != proc.getBody().getNumArguments())
     return emitError(proc.getLoc(), "the abstract machine needs one value per "
                                     "parameter: got ")
            << args.size() << ", expected " << proc.getBody().getNumArguments();
-  Interpreter interpreter(engine);
+  Interpreter interpreter(options, stats);
   return interpreter.run(proc, args);
+}
+
+void mlir::exoam::emitReplayRemarks(const InterpretStats &stats) {
+  for (const TaskLoopStats &loop : stats)
+    emitRemark(loop.loop->getLoc())
+        << "task loop: " << loop.ran << " task(s) ran, " << loop.replayed
+        << " replayed";
 }
 
 //===----------------------------------------------------------------------===//
@@ -424,7 +531,8 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
   SmallVector<std::string> kept, bindings;
   for (StringRef item : items) {
     StringRef name = item.split('=').first;
-    if (name == "args" || name == "engine" || name == "proc")
+    if (llvm::is_contained(
+            {"args", "engine", "proc", "replay-tasks", "replay-remarks"}, name))
       kept.push_back(item.str());
     else
       bindings.push_back(item.str());

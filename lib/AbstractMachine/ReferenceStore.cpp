@@ -16,12 +16,16 @@ SyncStore::~SyncStore() = default;
 namespace {
 class ReferenceStore : public SyncStore {
 public:
-  void reset(StringAttr var, ArrayRef<int64_t> extents) override;
+  void reset(const AccessWindow &box) override;
   void update(const AccessWindow &window,
               function_ref<bool(ElementState &)> fn) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
+  void visitBoxes(const AccessWindow &window,
+                  function_ref<void(const AccessWindow &, const ElementState &)>
+                      fn) override;
+  bool hasRecordSeenByAll() override;
   void liftSeenBy(const ThreadSet &, const RecordLift &lambda,
                   const LiftSignature &) override {
     lift(lambda);
@@ -44,20 +48,20 @@ private:
 };
 } // namespace
 
-static bool isInBox(ArrayRef<int64_t> index, ArrayRef<int64_t> extents) {
-  if (index.size() != extents.size())
+static bool isInBox(ArrayRef<int64_t> index, const AccessWindow &box) {
+  if (index.size() != box.ranges.size())
     return false;
-  for (auto [i, n] : llvm::zip(index, extents))
-    if (i < 0 || i >= n)
+  for (auto [i, range] : llvm::zip(index, box.ranges))
+    if (i < range.first || i > range.second)
       return false;
   return true;
 }
 
-void ReferenceStore::reset(StringAttr var, ArrayRef<int64_t> extents) {
+void ReferenceStore::reset(const AccessWindow &box) {
   // An empty state is the same as no entry: erase the elements in the box.
-  auto it = elements.lower_bound(ElementKey{var, {}});
-  while (it != elements.end() && it->first.var == var) {
-    if (isInBox(it->first.index, extents))
+  auto it = elements.lower_bound(ElementKey{box.var, {}});
+  while (it != elements.end() && it->first.var == box.var) {
+    if (isInBox(it->first.index, box))
       it = elements.erase(it);
     else
       ++it;
@@ -79,6 +83,26 @@ bool ReferenceStore::visit(
   return window.forEachElement([&](const ElementKey &key) {
     auto it = elements.find(key);
     return fn(key, it == elements.end() ? empty : it->second);
+  });
+}
+
+void ReferenceStore::visitBoxes(
+    const AccessWindow &window,
+    function_ref<void(const AccessWindow &, const ElementState &)> fn) {
+  visit(window, /*distinct=*/false,
+        [&](const ElementKey &key, const ElementState &state) {
+          AccessWindow box{key.var, {}};
+          for (int64_t i : key.index)
+            box.ranges.push_back({i, i});
+          fn(box, state);
+          return true;
+        });
+}
+
+bool ReferenceStore::hasRecordSeenByAll() {
+  return llvm::any_of(elements, [](const auto &entry) {
+    return llvm::any_of(entry.second.reads, isSeenByAll) ||
+           llvm::any_of(entry.second.mutates, isSeenByAll);
   });
 }
 

@@ -103,8 +103,12 @@ void SyncCheckPass::runOnOperation() {
     }
     FailureOr<SmallVector<int64_t>> values =
         bindParams(*amProc, *bindings, getArgument());
+    InterpretStats stats;
     ok &= succeeded(values) &&
-          succeeded(interpretProc(*amProc, *values, *engineKind));
+          succeeded(interpretProc(*amProc, *values, {*engineKind, replayTasks},
+                                  &stats));
+    if (replayRemarks)
+      emitReplayRemarks(stats);
   }
   if (!ok)
     signalPassFailure();

@@ -190,6 +190,14 @@ static bool haveEqualMembers(const VisibilityRecord &a,
          a.memberGrantPos == b.memberGrantPos;
 }
 
+bool mlir::exoam::isSeenByAll(const VisibilityRecord &record) {
+  return llvm::any_of(record.visibility.getGrants(),
+                      [](const VisibilityGrant &grant) {
+                        return grant.threads.isAll() &&
+                               grant.level >= VisibilityLevel::unordered;
+                      });
+}
+
 bool mlir::exoam::isSubsumed(const VisibilityRecord &strong,
                              const VisibilityRecord &weak) {
   if (strong.timeline != weak.timeline || strong.isGroup != weak.isGroup)

@@ -176,6 +176,15 @@ std::optional<GlobalThread> ThreadSet::findNotIn(const ThreadSet &other) const {
   return std::nullopt;
 }
 
+ThreadSet ThreadSet::renameTask(int64_t from, int64_t to) const {
+  if (everyThread || !find(from))
+    return *this;
+  ThreadSet renamed;
+  for (const auto &[task, threads] : byTask)
+    renamed.getOrCreate(task == from ? to : task).insert(threads);
+  return renamed;
+}
+
 void ThreadSet::forEachThread(function_ref<void(GlobalThread)> fn) const {
   for (const auto &[task, threads] : byTask)
     for (IntervalSet::Interval in : threads.getIntervals())

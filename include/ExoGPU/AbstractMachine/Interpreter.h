@@ -28,13 +28,35 @@ enum class Engine {
 /// Parses `reference` or `box`.
 std::optional<Engine> parseEngine(StringRef name);
 
+/// How to run the machine.
+struct InterpretOptions {
+  Engine engine = Engine::Box;
+  /// Whether the box engine replays tasks from an earlier task's summary
+  /// where that gives the same result (docs/abstract-machine.md "Task
+  /// replay").
+  bool replayTasks = true;
+};
+
+/// What a run did with its task loops (in first-run order): how many tasks
+/// ran statement by statement and how many were applied from an earlier
+/// task's summary.
+struct TaskLoopStats {
+  Operation *loop;
+  int64_t ran = 0, replayed = 0;
+};
+using InterpretStats = SmallVector<TaskLoopStats>;
+
+/// Emits a remark per task loop of `stats`: "N tasks ran, M replayed".
+void emitReplayRemarks(const InterpretStats &stats);
+
 /// Runs `proc` from the initial state (task id 0, empty environment) with
 /// `args[i]` as the value of parameter `i` (0 or 1 for an i1 parameter).
 /// On an error state, emits an error at the statement where the machine
 /// stopped (a failing check, or a statement whose accesses or threads are
 /// ill-formed under these values) and returns failure.
 LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args,
-                            Engine engine = Engine::Box);
+                            const InterpretOptions &options = {},
+                            InterpretStats *stats = nullptr);
 
 /// Parses the `name=value` bindings of a pass option (`true` and `false`
 /// stand for 1 and 0). Malformed or repeated names are reported on `op`,
@@ -44,7 +66,8 @@ parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
 
 /// Rewrites pass options where `name=value` items stand for themselves
 /// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
-/// an option of the interpreting passes (`args`, `engine`, `proc`) are kept.
+/// an option of the interpreting passes (`args`, `engine`, `proc`,
+/// `replay-tasks`, `replay-remarks`) are kept.
 std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A

@@ -35,6 +35,12 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
     Option<"engine", "engine", "std::string", /*default=*/"\"box\"",
            "how the machine stores its state: box (fast, the default) or "
            "reference (one state per element; the test oracle)">,
+    Option<"replayTasks", "replay-tasks", "bool", /*default=*/"true",
+           "let the box engine replay a task from an earlier task's summary "
+           "where that gives the same result">,
+    Option<"replayRemarks", "replay-remarks", "bool", /*default=*/"false",
+           "emit a remark at each task loop: how many of its tasks ran and "
+           "how many were replayed">,
   ];
 }
 
@@ -71,6 +77,12 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
     Option<"engine", "engine", "std::string", /*default=*/"\"box\"",
            "how the machine stores its state: box (fast, the default) or "
            "reference (one state per element; the test oracle)">,
+    Option<"replayTasks", "replay-tasks", "bool", /*default=*/"true",
+           "let the box engine replay a task from an earlier task's summary "
+           "where that gives the same result">,
+    Option<"replayRemarks", "replay-remarks", "bool", /*default=*/"false",
+           "emit a remark at each task loop: how many of its tasks ran and "
+           "how many were replayed">,
   ];
 }
 

@@ -144,6 +144,9 @@ struct ElementState {
   int64_t awaits = 0;
 };
 
+/// Whether a grant of `record` gives every thread unordered or above.
+bool isSeenByAll(const VisibilityRecord &record);
+
 /// Whether `strong` can be dropped from a record set that holds `weak`
 /// without changing any later verdict: both have the same timeline (and, for
 /// groups, the same members), every grant of `weak` is covered by a grant of

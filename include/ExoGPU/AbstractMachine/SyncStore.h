@@ -42,9 +42,13 @@ class SyncStore {
 public:
   virtual ~SyncStore();
 
-  /// ALLOC (Fig. 22): resets every element of `var` in
-  /// `[0, extents[0]) x ... x [0, extents[k-1])` to the empty state.
-  virtual void reset(StringAttr var, ArrayRef<int64_t> extents) = 0;
+  /// INCTASKID (Fig. 21): the threads of tasks before `task` never execute
+  /// again.
+  virtual void startTask(int64_t task) {}
+
+  /// ALLOC (Fig. 22): resets every element of `box` (the allocation
+  /// [0, n_0) x ... x [0, n_k-1) of a variable) to the empty state.
+  virtual void reset(const AccessWindow &box) = 0;
 
   /// Replaces rho(x, n) by `fn(rho(x, n))` for every element of `window`.
   /// `fn` must depend on the state alone, not on the element, and return
@@ -60,6 +64,16 @@ public:
   virtual bool
   visit(const AccessWindow &window, bool distinct,
         function_ref<bool(const ElementKey &, const ElementState &)> fn) = 0;
+
+  /// Calls `fn` with disjoint boxes that cover `window`, in index order,
+  /// each with the state all its elements have.
+  virtual void visitBoxes(
+      const AccessWindow &window,
+      function_ref<void(const AccessWindow &, const ElementState &)> fn) = 0;
+
+  /// Whether some record grants every thread a level of unordered or above
+  /// (a record of a CPU statement): a lift by any task may change it.
+  virtual bool hasRecordSeenByAll() = 0;
 
   /// lift(rho, lambda) (Def. B.2) for a lambda that changes only records
   /// some thread of `exec` sees at unordered or above on some timeline (the

@@ -95,6 +95,14 @@ public:
       for (IntervalSet::Interval range : threads.getIntervals())
         fn(task, range.first, range.second);
   }
+  /// The set with task `from`'s threads moved to task `to` (which must have
+  /// none).
+  ThreadSet renameTask(int64_t from, int64_t to) const;
+  /// Whether the set is finite and all its threads belong to `task`.
+  bool isWithinTask(int64_t task) const {
+    return !everyThread &&
+           llvm::all_of(byTask, [&](const auto &e) { return e.first == task; });
+  }
   /// Calls `fn` for every thread of a finite set, in task and thread order.
   void forEachThread(function_ref<void(GlobalThread)> fn) const;
 

@@ -1,0 +1,116 @@
+//===- TaskReplay.h - replaying a task from an earlier one ------*- C++ -*-===//
+//
+// Part of ExoGPU. The box engine runs a task (one iteration of a loop whose
+// body starts with inc_task_id, Fig. 5's cuda_tasks) once, summarizes its
+// effect, and applies that summary to later tasks with the same control
+// values instead of running their statements, where a renaming of the task
+// id and a translation of the global windows makes the two runs the same
+// (docs/abstract-machine.md "Task replay"). The reference engine never
+// replays.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_ABSTRACTMACHINE_TASKREPLAY_H
+#define EXOGPU_LIB_ABSTRACTMACHINE_TASKREPLAY_H
+
+#include "ExoGPU/AbstractMachine/SyncStore.h"
+#include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::exoam {
+
+/// The static conditions under which the tasks of a loop are replayed, and
+/// what a replay needs to know about its body:
+///  * the body starts with inc_task_id and a run of allocs (the *prefix*);
+///    the variables these allocate are *local*, every other variable the
+///    body accesses is *global*; the body allocates nothing else and has no
+///    other inc_task_id;
+///  * every barrier the body uses is local, and no statement runs on the CPU;
+///  * the *task iterators* (the iterators of this loop and of enclosing
+///    task loops) appear only in the windows of global accesses, and there
+///    only in terms of the form c * i (not under mod or a division), with the
+///    same coefficients in every access of a variable: tasks then access
+///    each global variable at windows translated by one vector;
+///  * every record statement records at unordered or above.
+class TaskLoopPlan {
+public:
+  /// The plan of `loop`, or nothing if its tasks are not replayable.
+  static std::optional<TaskLoopPlan> analyze(LoopOp loop);
+
+  /// The number of statements of the prefix (inc_task_id included).
+  unsigned getPrefixSize() const { return prefixSize; }
+  bool isLocal(StringAttr var) const { return locals.contains(var); }
+  /// The values defined outside the body that the body uses, other than
+  /// task iterators: two tasks with equal values run the same statements.
+  ArrayRef<Value> getKeyValues() const { return keyValues.getArrayRef(); }
+  ArrayRef<Value> getTaskIterators() const { return taskIterators; }
+  /// The translation of global `var`'s windows from a task whose task
+  /// iterators have values `from` to one where they have `to`.
+  SmallVector<int64_t> getShift(StringAttr var, ArrayRef<int64_t> from,
+                                ArrayRef<int64_t> to) const;
+
+private:
+  unsigned prefixSize = 1;
+  llvm::DenseSet<StringAttr> locals;
+  llvm::SetVector<Value> keyValues;
+  SmallVector<Value> taskIterators;
+  /// Per global variable, per dimension, the coefficient of each task
+  /// iterator in its windows' bounds.
+  DenseMap<StringAttr, SmallVector<SmallVector<int64_t>>> shifts;
+};
+
+/// The effect of one task run, relative to its task id and task iterators.
+struct TaskSummary {
+  /// The plan's key values and task iterators in the recorded run.
+  SmallVector<int64_t> key, taskIterators;
+  int64_t task = 0;
+  /// The final states of the local variables, by box.
+  std::vector<std::pair<AccessWindow, ElementState>> locals;
+  /// The records the task left on global elements, by box, in order.
+  struct GlobalRecords {
+    AccessWindow box;
+    std::vector<VisibilityRecord> reads, mutates;
+  };
+  std::vector<GlobalRecords> globals;
+  /// The global lists the task checked or cleared (true: reads); they held
+  /// none of its records when it started, and must be empty for a replay.
+  std::vector<std::pair<AccessWindow, bool>> probes;
+};
+
+/// Watches a task run (after its prefix) and summarizes it.
+class TaskRecorder {
+public:
+  TaskRecorder(const TaskLoopPlan &plan, SyncStore &store, int64_t task);
+
+  /// A check or clear of `window`'s reads (or mutates): it must see only
+  /// records of this task.
+  void noteProbe(const AccessWindow &window, bool reads);
+  /// A record statement on `window` (of a local or a global variable).
+  void noteRecord(const AccessWindow &window);
+  /// The summary of the finished run with the given key and task iterator
+  /// values, and the boxes the prefix allocated; nothing if the run does
+  /// not qualify.
+  std::optional<TaskSummary> finish(ArrayRef<int64_t> key,
+                                    ArrayRef<int64_t> taskIterators,
+                                    ArrayRef<AccessWindow> allocations);
+
+private:
+  const TaskLoopPlan &plan;
+  SyncStore &store;
+  int64_t task;
+  bool valid;
+  std::vector<std::pair<AccessWindow, bool>> probes;
+  std::vector<AccessWindow> recorded, recordedLocal;
+};
+
+/// Applies `summary` to a task that has run its prefix (task id `task`, task
+/// iterators `taskIterators`), if its global lists qualify; returns whether
+/// it did (otherwise the store is unchanged).
+bool replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
+                SyncStore &store, int64_t task,
+                ArrayRef<int64_t> taskIterators);
+
+} // namespace mlir::exoam
+
+#endif // EXOGPU_LIB_ABSTRACTMACHINE_TASKREPLAY_H
