@@ -103,6 +103,8 @@ LogicalResult Interpreter::execBlock(Block &block) {
 }
 
 LogicalResult Interpreter::exec(Operation *op) {
+  if (recorder)
+    recorder->noteStatement(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LoopOp loop) { return execLoop(loop); })
       .Case([&](IfOp guard) { return execIf(guard); })
@@ -177,17 +179,9 @@ LogicalResult Interpreter::execTask(LoopOp op, const TaskLoopPlan &plan) {
   // The prefix (INCTASKID and the ALLOCs) runs as written.
   Block &body = op.getBody().front();
   auto it = body.begin();
-  SmallVector<AccessWindow> allocations;
-  for (unsigned i = 0; i < plan.getPrefixSize(); ++i, ++it) {
+  for (unsigned i = 0; i < plan.getPrefixSize(); ++i, ++it)
     if (failed(exec(&*it)))
       return failure();
-    if (auto alloc = dyn_cast<AllocOp>(*it)) {
-      FailureOr<AccessWindow> box = getAllocationBox(alloc);
-      if (failed(box))
-        return failure();
-      allocations.push_back(*box);
-    }
-  }
   auto valuesOf = [&](ArrayRef<Value> values) {
     SmallVector<int64_t> result;
     for (Value value : values)
@@ -213,8 +207,13 @@ LogicalResult Interpreter::execTask(LoopOp op, const TaskLoopPlan &plan) {
   if (counts)
     ++counts->ran;
   std::optional<TaskRecorder> watching;
-  if (!known)
+  if (!known) {
     recorder = &watching.emplace(plan, *env, task);
+    // The prefix's ALLOCs.
+    for (Operation &prefixOp : llvm::make_range(body.begin(), it))
+      if (auto alloc = dyn_cast<AllocOp>(prefixOp))
+        recorder->noteAlloc(*getAllocationBox(alloc), alloc.getBarrier());
+  }
   for (auto end = body.end(); it != end; ++it) {
     if (failed(exec(&*it))) {
       recorder = nullptr;
@@ -223,8 +222,7 @@ LogicalResult Interpreter::execTask(LoopOp op, const TaskLoopPlan &plan) {
   }
   recorder = nullptr;
   if (watching)
-    if (std::optional<TaskSummary> summary =
-            watching->finish(key, iterators, allocations))
+    if (std::optional<TaskSummary> summary = watching->finish(key, iterators))
       state.summary = std::move(summary);
   return success();
 }
@@ -257,6 +255,8 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
   FailureOr<AccessWindow> box = getAllocationBox(op);
   if (failed(box))
     return failure();
+  if (recorder)
+    recorder->noteAlloc(*box, op.getBarrier());
   env->reset(*box);
   // A barrier's new lifetime voids the arrive counts records observed in
   // its previous one: they count arrives at a different barrier (see

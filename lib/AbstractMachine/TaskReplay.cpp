@@ -87,14 +87,11 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
         enclosing && isTaskLoop(enclosing))
       plan.taskIterators.push_back(enclosing.getIterator());
   Block &body = loop.getBody().front();
-  auto it = std::next(body.begin());
-  for (; it != body.end(); ++it) {
-    auto alloc = dyn_cast<AllocOp>(*it);
-    if (!alloc)
-      break;
-    plan.locals.insert(alloc.getTarget().getVar());
+  for (auto it = std::next(body.begin()); it != body.end() && isa<AllocOp>(*it);
+       ++it)
     ++plan.prefixSize;
-  }
+  body.walk(
+      [&](AllocOp alloc) { plan.locals.insert(alloc.getTarget().getVar()); });
   Region &bodyRegion = loop.getBody();
   auto taskIndex = [&](Value value) -> int {
     auto found = llvm::find(plan.taskIterators, value);
@@ -119,8 +116,12 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
         plan.keyValues.insert(operand);
     }
     bool usesTask = llvm::any_of(taskOf, [](int t) { return t >= 0; });
-    if (isa<IncTaskIdOp>(op) || isa<AllocOp>(op)) {
-      ok = inPrefix && !usesTask;
+    if (isa<IncTaskIdOp>(op)) {
+      ok = inPrefix;
+      return;
+    }
+    if (isa<AllocOp>(op)) {
+      ok = !usesTask;
       return;
     }
     if (isa<LoopOp, IfOp>(op)) {
@@ -233,6 +234,26 @@ void TaskRecorder::noteProbe(const AccessWindow &window, bool reads) {
   probes.push_back({window, reads});
 }
 
+void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
+  auto [it, inserted] = allocations.try_emplace(box.var, box, barrier);
+  valid &= inserted || it->second.first.ranges == box.ranges;
+}
+
+void TaskRecorder::noteStatement(Operation *op) {
+  if (isa<AllocOp>(op))
+    return;
+  auto check = [&](Attribute value) {
+    if (auto access = dyn_cast<AccessAttr>(value))
+      valid &= !plan.isLocal(access.getVar()) ||
+               allocations.contains(access.getVar());
+  };
+  for (NamedAttribute attr : op->getAttrs()) {
+    check(attr.getValue());
+    if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
+      llvm::for_each(array, check);
+  }
+}
+
 void TaskRecorder::noteRecord(const AccessWindow &window) {
   (plan.isLocal(window.var) ? recordedLocal : recorded).push_back(window);
 }
@@ -246,35 +267,31 @@ static bool overlaps(const AccessWindow &a, const AccessWindow &b) {
 }
 
 std::optional<TaskSummary>
-TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators,
-                     ArrayRef<AccessWindow> allocations) {
+TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
   if (!valid)
     return std::nullopt;
   // Records outside the allocations of local variables would escape the
   // summary.
-  for (const AccessWindow &window : recordedLocal)
-    if (llvm::none_of(allocations, [&](const AccessWindow &allocation) {
-          return allocation.var == window.var &&
-                 llvm::all_of(llvm::zip(window.ranges, allocation.ranges),
-                              [](auto pair) {
-                                auto [w, a] = pair;
-                                return a.first <= w.first &&
-                                       w.second <= a.second;
-                              });
-        }))
-      return std::nullopt;
+  for (const AccessWindow &window : recordedLocal) {
+    const AccessWindow &allocation = allocations.find(window.var)->second.first;
+    for (auto [w, a] : llvm::zip(window.ranges, allocation.ranges))
+      if (w.first < a.first || a.second < w.second)
+        return std::nullopt;
+  }
   TaskSummary summary;
   summary.key.assign(key.begin(), key.end());
   summary.taskIterators.assign(taskIterators.begin(), taskIterators.end());
   summary.task = task;
   summary.probes = std::move(probes);
-  for (const AccessWindow &allocation : allocations)
-    store.visitBoxes(allocation,
+  for (const auto &[var, allocation] : allocations) {
+    summary.allocations.push_back(allocation);
+    store.visitBoxes(allocation.first,
                      [&](const AccessWindow &box, const ElementState &state) {
                        if (!state.reads.empty() || !state.mutates.empty() ||
                            state.arrives || state.awaits)
                          summary.locals.push_back({box, state});
                      });
+  }
   // The global windows recorded on, each once; windows that overlap without
   // being equal would need their boxes split: no replay then.
   std::vector<AccessWindow> windows;
@@ -356,6 +373,15 @@ bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
                     });
     if (!empty)
       return false;
+  }
+  // The task's ALLOCs: those of its prefix ran, the others would have.
+  for (const auto &[allocation, isBarrier] : summary.allocations) {
+    store.reset(allocation);
+    if (isBarrier)
+      allocation.forEachElement([&](const ElementKey &key) {
+        store.endBarrierLifetime(key);
+        return true;
+      });
   }
   for (const auto &[box, state] : summary.locals) {
     ElementState renamed = state;

@@ -16,16 +16,18 @@
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::exoam {
 
 /// The static conditions under which the tasks of a loop are replayed, and
 /// what a replay needs to know about its body:
-///  * the body starts with inc_task_id and a run of allocs (the *prefix*);
-///    the variables these allocate are *local*, every other variable the
-///    body accesses is *global*; the body allocates nothing else and has no
-///    other inc_task_id;
+///  * the body starts with inc_task_id (and the ALLOCs right after it: the
+///    *prefix*, which a replayed task runs) and has no other inc_task_id;
+///    the variables the body allocates are *local*, every other variable
+///    it accesses is *global* (at run time, a task must allocate a local
+///    variable before it accesses it, always with the same box);
 ///  * every barrier the body uses is local, and no statement runs on the CPU;
 ///  * the *task iterators* (the iterators of this loop and of enclosing
 ///    task loops) appear only in the windows of global accesses, and there
@@ -65,6 +67,8 @@ struct TaskSummary {
   /// The plan's key values and task iterators in the recorded run.
   SmallVector<int64_t> key, taskIterators;
   int64_t task = 0;
+  /// The ALLOCs of the task (and whether of a barrier variable).
+  std::vector<std::pair<AccessWindow, bool>> allocations;
   /// The final states of the local variables, by box.
   std::vector<std::pair<AccessWindow, ElementState>> locals;
   /// The records the task left on global elements, by box, in order.
@@ -83,17 +87,20 @@ class TaskRecorder {
 public:
   TaskRecorder(const TaskLoopPlan &plan, SyncStore &store, int64_t task);
 
+  /// An ALLOC of `box` (of a barrier variable if `barrier`).
+  void noteAlloc(const AccessWindow &box, bool barrier);
+  /// Any statement: it may access a local variable only after the task
+  /// allocated it.
+  void noteStatement(Operation *op);
   /// A check or clear of `window`'s reads (or mutates): it must see only
   /// records of this task.
   void noteProbe(const AccessWindow &window, bool reads);
   /// A record statement on `window` (of a local or a global variable).
   void noteRecord(const AccessWindow &window);
   /// The summary of the finished run with the given key and task iterator
-  /// values, and the boxes the prefix allocated; nothing if the run does
-  /// not qualify.
+  /// values; nothing if the run does not qualify.
   std::optional<TaskSummary> finish(ArrayRef<int64_t> key,
-                                    ArrayRef<int64_t> taskIterators,
-                                    ArrayRef<AccessWindow> allocations);
+                                    ArrayRef<int64_t> taskIterators);
 
 private:
   const TaskLoopPlan &plan;
@@ -102,6 +109,9 @@ private:
   bool valid;
   std::vector<std::pair<AccessWindow, bool>> probes;
   std::vector<AccessWindow> recorded, recordedLocal;
+  /// Per local variable, the box the task allocated and whether it is a
+  /// barrier (every ALLOC of a variable in a task must have the same box).
+  llvm::MapVector<StringAttr, std::pair<AccessWindow, bool>> allocations;
 };
 
 /// Applies `summary` to a task that has run its prefix (task id `task`, task

@@ -73,8 +73,7 @@ exoam.proc @keyed_by_outer_loop() {
 // -----
 
 // Not replayable: the task iterator selects threads, sits under a mod, or
-// guards a statement; the body allocates after its first statement. These
-// loops run every task and give no remark.
+// guards a statement. These loops run every task and give no remark.
 exoam.proc @not_replayable() {
   exoam.loop %t in (0, 4) {
     exoam.inc_task_id
@@ -90,9 +89,34 @@ exoam.proc @not_replayable() {
       exoam.record_mutate fully_ordered @C[%t + 16, 0] on cuda_in_order_ram_qual threads gpu[8]
     }
   }
+}
+
+// -----
+
+// Allocations inside the body (here in a nested loop) are replayed as
+// well: a replayed task resets what they allocate.
+// CHECK-LABEL: remark: task loop: 1 task(s) ran, 3 replayed
+exoam.proc @allocation_in_nested_loop() {
   exoam.loop %t in (0, 4) {
     exoam.inc_task_id
-    exoam.record_mutate fully_ordered @C[%t + 24, 0] on cuda_in_order_ram_qual threads gpu[8]
+    exoam.loop %i in (0, 2) {
+      exoam.alloc @rmem[8]
+      exoam.record_mutate fully_ordered @rmem[%i] on cuda_in_order_rmem_qual threads gpu[8 (_, 1, 0)]
+      exoam.record_read fully_ordered @C[%t, %i] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
+    }
+  }
+}
+
+// -----
+
+// A task that accesses a local variable before allocating it sees the
+// previous task's state there: no task is summarized.
+// CHECK-LABEL: remark: task loop: 4 task(s) ran, 0 replayed
+exoam.proc @local_used_before_allocation() {
+  exoam.loop %t in (0, 4) {
+    exoam.inc_task_id
+    exoam.record_read fully_ordered @smem[0] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
     exoam.alloc @smem[8]
+    exoam.record_mutate fully_ordered @C[%t, 0] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
   }
 }
