@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -40,17 +41,15 @@ def run_one(tool, source, size, engine, timeout):
     start = time.monotonic()
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
-    deadline = start + timeout
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
-            os.wait4(proc.pid, 0)
-            return None, None, "timeout"
-        time.sleep(0.005)
+    # Wait blocking (no polling delay in the figure); a timer kills the run
+    # at the timeout.
+    timer = threading.Timer(timeout, os.killpg, (proc.pid, signal.SIGKILL))
+    timer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.monotonic() - start
+    timer.cancel()
+    if seconds >= timeout:
+        return None, None, "timeout"
     peak_mib = usage.ru_maxrss / 1024.0
     code = os.waitstatus_to_exitcode(status)
     verdict = "passes" if code == 0 else \

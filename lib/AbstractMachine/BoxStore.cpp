@@ -136,8 +136,9 @@ private:
   /// Adds `id` to the lift indexes `record` (one of its records) qualifies
   /// for.
   void indexRecord(CellId id, const VisibilityRecord &record);
-  /// Indexes the reads and mutates of cell `id`.
-  void index(CellId id);
+  /// Indexes the reads and mutates of cell `id`: all of them, or those not
+  /// indexed yet (after an update, which adds records or drops some).
+  void index(CellId id, bool all);
   /// Logs that the records of cell `id` changed.
   void noteChange(CellId id);
   /// Starts a lift: trims the change log and returns the change number the
@@ -203,7 +204,7 @@ CellId BoxStore::newCell(ElementState state) {
   }
   cells[id].state = std::move(state);
   cells[id].refs = 0;
-  index(id);
+  index(id, /*all=*/true);
   noteChange(id);
   return id;
 }
@@ -236,12 +237,15 @@ void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
     barriers[key].observers.insert({count, id});
 }
 
-void BoxStore::index(CellId id) {
-  const ElementState &state = cells[id].state;
-  for (const VisibilityRecord &record : state.reads)
-    indexRecord(id, record);
-  for (const VisibilityRecord &record : state.mutates)
-    indexRecord(id, record);
+void BoxStore::index(CellId id, bool all) {
+  ElementState &state = cells[id].state;
+  for (std::vector<VisibilityRecord> *records : {&state.reads, &state.mutates})
+    for (VisibilityRecord &record : *records) {
+      if (!all && record.indexed)
+        continue;
+      indexRecord(id, record);
+      record.indexed = true;
+    }
 }
 
 void BoxStore::noteChange(CellId id) {
@@ -612,7 +616,7 @@ void BoxStore::update(const AccessWindow &window,
     // box: change it in place.
     if (old != kEmpty && cells[old].refs == 1) {
       if (fn(cells[old].state)) {
-        index(old);
+        index(old, /*all=*/false);
         noteChange(old);
       }
       return old;

@@ -340,6 +340,7 @@ static AccessWindow translate(AccessWindow window, ArrayRef<int64_t> shift) {
 static VisibilityRecord renameTask(const VisibilityRecord &record, int64_t from,
                                    int64_t to) {
   VisibilityRecord renamed = record;
+  renamed.indexed = false;
   renamed.actors = record.actors.renameTask(from, to);
   VisibilityFunction visibility;
   for (const VisibilityGrant &grant : record.visibility.getGrants())

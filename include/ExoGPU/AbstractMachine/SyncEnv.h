@@ -116,6 +116,10 @@ struct VisibilityRecord {
   Location origin;
   ThreadSet actors;
 
+  /// Bookkeeping of the box store, no part of the semantics either: whether
+  /// the record is in the store's lift indexes.
+  bool indexed = false;
+
   bool isGroup = false;
   VisibilityLevel memberLevel = VisibilityLevel::invisible;
   unsigned memberGrantPos = 0;
