@@ -35,7 +35,8 @@ static bool usesTaskIterator(AffineExpr expr, ArrayRef<int> taskOf) {
   bool uses = false;
   expr.walk([&](AffineExpr sub) {
     if (auto dim = dyn_cast<AffineDimExpr>(sub))
-      uses |= taskOf[dim.getPosition()] >= 0;
+      uses |=
+          dim.getPosition() >= taskOf.size() || taskOf[dim.getPosition()] >= 0;
   });
   return uses;
 }
@@ -48,6 +49,8 @@ getTaskCoefficients(AffineExpr expr, ArrayRef<int> taskOf, unsigned count) {
   if (!usesTaskIterator(expr, taskOf))
     return zero;
   if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() >= taskOf.size())
+      return std::nullopt;
     zero[taskOf[dim.getPosition()]] = 1;
     return zero;
   }
@@ -134,7 +137,9 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
           ok = false;
         for (TilingDimAttr dim : threads.getDims())
           for (TilingOpAttr tiling : dim.getOps())
-            if (tiling.getIter() && taskOf[*tiling.getIter()] >= 0)
+            if (tiling.getIter() &&
+                (*tiling.getIter() >= static_cast<int64_t>(taskOf.size()) ||
+                 taskOf[*tiling.getIter()] >= 0))
               ok = false;
       }
       SmallVector<AccessAttr> accesses;
@@ -165,6 +170,10 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
         for (int32_t kind : access.getKinds()) {
           std::optional<SmallVector<int64_t>> first;
           for (int32_t i = 0; i <= kind; ++i) {
+            if (result >= coords.getNumResults()) {
+              ok = false;
+              break;
+            }
             auto c = getTaskCoefficients(coords.getResult(result++), taskOf,
                                          plan.taskIterators.size());
             if (!c || (first && *first != *c))
