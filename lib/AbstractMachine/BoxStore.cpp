@@ -137,7 +137,7 @@ private:
   /// for.
   void indexRecord(CellId id, const VisibilityRecord &record);
   /// Indexes the reads and mutates of cell `id`: all of them, or those not
-  /// indexed yet (after an update, which adds records or drops some).
+  /// indexed yet (records an update added, or a lift changed).
   void index(CellId id, bool all);
   /// Logs that the records of cell `id` changed.
   void noteChange(CellId id);
@@ -288,20 +288,15 @@ void BoxStore::liftCell(CellId id, const RecordLift &lambda,
                         DenseSet<CellId> &visited) {
   if (id == kEmpty || cells[id].refs == 0 || !visited.insert(id).second)
     return;
-  // Lifts add grants and observed barriers, split groups, or drop a barrier
-  // (which the indexes tolerate): re-index a list the lift changed.
+  // Lifts add grants and observed barriers (and mark those records not
+  // indexed), split groups, or drop a barrier (which the indexes tolerate).
   Cell &cell = cells[id];
-  bool changed = false;
-  for (std::vector<VisibilityRecord> *records :
-       {&cell.state.reads, &cell.state.mutates}) {
-    if (!lambda(*records))
-      continue;
-    changed = true;
-    for (const VisibilityRecord &record : *records)
-      indexRecord(id, record);
-  }
-  if (changed)
-    noteChange(id);
+  bool changed = lambda(cell.state.reads);
+  changed |= lambda(cell.state.mutates);
+  if (!changed)
+    return;
+  index(id, /*all=*/false);
+  noteChange(id);
 }
 
 void BoxStore::liftLogged(ChangeNumber since, ChangeNumber until,

@@ -362,6 +362,8 @@ bool mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
       record.visibility.join({exec, full, VisibilityLevel::fully_ordered});
   grew |= record.visibility.join(
       {exec, temp & ~full, VisibilityLevel::temporally_ordered});
+  if (grew)
+    record.indexed = false;
   return grew;
 }
 
@@ -501,6 +503,8 @@ bool mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
     bool added = false;
     for (const auto &[key, count] : counts)
       added |= observeArrive(record.arrives, key, count);
+    if (added)
+      record.indexed = false;
     return added;
   };
   return liftRecords(
