@@ -13,9 +13,9 @@ opt="$build/bin/exogpu-opt"
 echo "== exogpu-opt examples/gemv.mlir (parse, verify every static rule, print)"
 "$opt" examples/gemv.mlir
 gemm=$(cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir)
-echo "== Hopper GEMM (examples/sm90a_gemm.mlir): analyses and sync check at M=N=K=1024"
+echo "== Hopper GEMM (examples/sm90a_gemm.mlir): analyses and sync check at M=N=K=4096"
 echo "$gemm" | "$opt" --exogpu-collective-analysis --exogpu-distributed-memory \
-  --exogpu-sync-check="M=1024,N=1024,K=1024" -o /dev/null
+  --exogpu-sync-check="M=4096,N=4096,K=4096" -o /dev/null
 echo "passed"
 echo "== the same kernel without its wgmma.fence (expected to be rejected)"
 if echo "$gemm" | grep -v 'exogpu.fence(wgmma_fence_1, wgmma_fence_2)' |
