@@ -53,13 +53,8 @@ bool VisibilityFunction::join(VisibilityGrant grant) {
   // A grant of `invisible`, or of no thread or timeline, changes nothing;
   // nor does one that an existing grant covers (S v g = S).
   if (grant.level == VisibilityLevel::invisible || !grant.timelines ||
-      grant.threads.empty())
+      grant.threads.empty() || covers(grant))
     return false;
-  for (const VisibilityGrant &existing : grants)
-    if (existing.level >= grant.level &&
-        (grant.timelines & ~existing.timelines) == 0 &&
-        grant.threads.isSubsetOf(existing.threads))
-      return false;
   grants.push_back(std::move(grant));
   return true;
 }
@@ -213,15 +208,10 @@ bool mlir::exoam::isSubsumed(const VisibilityRecord &strong,
   }
   // A group member's own grant is the same in both: the common grants
   // decide.
-  ArrayRef<VisibilityGrant> strongGrants = strong.visibility.getGrants();
-  return llvm::all_of(
-      weak.visibility.getGrants(), [&](const VisibilityGrant &grant) {
-        return llvm::any_of(strongGrants, [&](const VisibilityGrant &cover) {
-          return cover.level >= grant.level &&
-                 (grant.timelines & ~cover.timelines) == 0 &&
-                 grant.threads.isSubsetOf(cover.threads);
-        });
-      });
+  return llvm::all_of(weak.visibility.getGrants(),
+                      [&](const VisibilityGrant &grant) {
+                        return strong.visibility.covers(grant);
+                      });
 }
 
 bool mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,

@@ -32,6 +32,12 @@ struct VisibilityGrant {
     return level == other.level && timelines == other.timelines &&
            threads == other.threads;
   }
+  /// Whether this grant alone gives every (thread, timeline) of `other` at
+  /// least its level.
+  bool covers(const VisibilityGrant &other) const {
+    return level >= other.level && (other.timelines & ~timelines) == 0 &&
+           other.threads.isSubsetOf(threads);
+  }
 };
 
 /// A visibility function S (Def. 5.3): `S(g, q)` is the largest level of the
@@ -48,6 +54,12 @@ public:
   /// `timelines`.
   bool isSeenBy(const ThreadSet &threads, QualMask timelines,
                 VisibilityLevel level) const;
+  /// Whether one of the grants covers `grant` (then S v grant = S).
+  bool covers(const VisibilityGrant &grant) const {
+    return llvm::any_of(grants, [&](const VisibilityGrant &existing) {
+      return existing.covers(grant);
+    });
+  }
   /// S := S v grant; returns whether a grant was added.
   bool join(VisibilityGrant grant);
   /// Inserts `grant` at `position` of the grant list as it is (to
