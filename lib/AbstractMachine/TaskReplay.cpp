@@ -81,6 +81,20 @@ getTaskCoefficients(AffineExpr expr, ArrayRef<int> taskOf, unsigned count) {
   return inner;
 }
 
+/// Calls `fn` with every access a statement holds (its target, its barrier,
+/// each of its barriers) and the name of the attribute holding it.
+static void forEachAccess(Operation *op,
+                          function_ref<void(StringAttr, AccessAttr)> fn) {
+  for (NamedAttribute attr : op->getAttrs()) {
+    if (auto access = dyn_cast<AccessAttr>(attr.getValue()))
+      fn(attr.getName(), access);
+    else if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
+      for (Attribute element : array)
+        if (auto access = dyn_cast<AccessAttr>(element))
+          fn(attr.getName(), access);
+  }
+}
+
 std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
   if (!isTaskLoop(loop))
     return std::nullopt;
@@ -123,72 +137,59 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
       ok = inPrefix;
       return;
     }
-    if (isa<AllocOp>(op)) {
-      ok = !usesTask;
-      return;
-    }
-    if (isa<LoopOp, IfOp>(op)) {
+    if (isa<AllocOp, LoopOp, IfOp>(op)) {
       ok = !usesTask;
       return;
     }
     for (NamedAttribute attr : op->getAttrs()) {
-      if (auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue())) {
-        if (threads.getScope() != ExecScope::gpu)
-          ok = false;
-        for (TilingDimAttr dim : threads.getDims())
-          for (TilingOpAttr tiling : dim.getOps())
-            if (tiling.getIter() &&
-                (*tiling.getIter() >= static_cast<int64_t>(taskOf.size()) ||
-                 taskOf[*tiling.getIter()] >= 0))
-              ok = false;
-      }
-      SmallVector<AccessAttr> accesses;
-      if (auto access = dyn_cast<AccessAttr>(attr.getValue()))
-        accesses.push_back(access);
-      else if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
-        for (Attribute element : array)
-          if (auto access = dyn_cast<AccessAttr>(element))
-            accesses.push_back(access);
-      bool isBarrierUse = attr.getName() != "target" ||
-                          isa<ArriveOp, AwaitOp, CheckBarrierOp>(op);
-      for (AccessAttr access : accesses) {
-        AffineMap coords = access.getCoords();
-        if (plan.isLocal(access.getVar())) {
-          ok &= llvm::none_of(coords.getResults(), [&](AffineExpr e) {
-            return usesTaskIterator(e, taskOf);
-          });
-          continue;
-        }
-        if (isBarrierUse) {
-          ok = false;
-          continue;
-        }
-        // Per dimension, the coefficients of its bound (both bounds of a
-        // range must agree), the same in every access of the variable.
-        SmallVector<SmallVector<int64_t>> perDim;
-        unsigned result = 0;
-        for (int32_t kind : access.getKinds()) {
-          std::optional<SmallVector<int64_t>> first;
-          for (int32_t i = 0; i <= kind; ++i) {
-            if (result >= coords.getNumResults()) {
-              ok = false;
-              break;
-            }
-            auto c = getTaskCoefficients(coords.getResult(result++), taskOf,
-                                         plan.taskIterators.size());
-            if (!c || (first && *first != *c))
-              ok = false;
-            else
-              first = c;
-          }
-          perDim.push_back(first.value_or(SmallVector<int64_t>()));
-        }
-        auto [entry, inserted] =
-            plan.shifts.try_emplace(access.getVar(), perDim);
-        if (!inserted && entry->second != perDim)
-          ok = false;
-      }
+      auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue());
+      if (!threads)
+        continue;
+      if (threads.getScope() != ExecScope::gpu)
+        ok = false;
+      for (TilingDimAttr dim : threads.getDims())
+        for (TilingOpAttr tiling : dim.getOps())
+          if (tiling.getIter() &&
+              (*tiling.getIter() >= static_cast<int64_t>(taskOf.size()) ||
+               taskOf[*tiling.getIter()] >= 0))
+            ok = false;
     }
+    forEachAccess(op, [&](StringAttr name, AccessAttr access) {
+      AffineMap coords = access.getCoords();
+      if (plan.isLocal(access.getVar())) {
+        ok &= llvm::none_of(coords.getResults(), [&](AffineExpr e) {
+          return usesTaskIterator(e, taskOf);
+        });
+        return;
+      }
+      if (name != "target" || isa<ArriveOp, AwaitOp, CheckBarrierOp>(op)) {
+        ok = false; // a barrier use of a global variable
+        return;
+      }
+      // Per dimension, the coefficients of its bound (both bounds of a
+      // range must agree), the same in every access of the variable.
+      SmallVector<SmallVector<int64_t>> perDim;
+      unsigned result = 0;
+      for (int32_t kind : access.getKinds()) {
+        std::optional<SmallVector<int64_t>> first;
+        for (int32_t i = 0; i <= kind; ++i) {
+          if (result >= coords.getNumResults()) {
+            ok = false;
+            break;
+          }
+          auto c = getTaskCoefficients(coords.getResult(result++), taskOf,
+                                       plan.taskIterators.size());
+          if (!c || (first && *first != *c))
+            ok = false;
+          else
+            first = c;
+        }
+        perDim.push_back(first.value_or(SmallVector<int64_t>()));
+      }
+      auto [entry, inserted] = plan.shifts.try_emplace(access.getVar(), perDim);
+      if (!inserted && entry->second != perDim)
+        ok = false;
+    });
     if (auto record = dyn_cast<RecordReadOp>(op))
       ok &= record.getLevel() >= VisibilityLevel::unordered;
     if (auto record = dyn_cast<RecordMutateOp>(op))
@@ -251,16 +252,10 @@ void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
 void TaskRecorder::noteStatement(Operation *op) {
   if (isa<AllocOp>(op))
     return;
-  auto check = [&](Attribute value) {
-    if (auto access = dyn_cast<AccessAttr>(value))
-      valid &= !plan.isLocal(access.getVar()) ||
-               allocations.contains(access.getVar());
-  };
-  for (NamedAttribute attr : op->getAttrs()) {
-    check(attr.getValue());
-    if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
-      llvm::for_each(array, check);
-  }
+  forEachAccess(op, [&](StringAttr, AccessAttr access) {
+    valid &=
+        !plan.isLocal(access.getVar()) || allocations.contains(access.getVar());
+  });
 }
 
 void TaskRecorder::noteRecord(const AccessWindow &window) {
