@@ -31,9 +31,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <set>
-
 #include <limits>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::exoam;

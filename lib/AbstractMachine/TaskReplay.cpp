@@ -389,9 +389,9 @@ bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
       });
   }
   for (const auto &[box, state] : summary.locals) {
-    ElementState renamed = state;
-    renamed.reads.clear();
-    renamed.mutates.clear();
+    ElementState renamed;
+    renamed.arrives = state.arrives;
+    renamed.awaits = state.awaits;
     appendRenamed(renamed.reads, state.reads, summary.task, task);
     appendRenamed(renamed.mutates, state.mutates, summary.task, task);
     store.update(box, [&](ElementState &element) {
