@@ -51,12 +51,9 @@ void ExoAMInterpretPass::runOnOperation() {
   module.walk([&](ProcOp proc) {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(proc, *bindings, getArgument());
-    InterpretStats stats;
     ok &= succeeded(values) &&
-          succeeded(
-              interpretProc(proc, *values, {*engineKind, replayTasks}, &stats));
-    if (replayRemarks)
-      emitReplayRemarks(stats);
+          succeeded(interpretProc(proc, *values,
+                                  {*engineKind, replayTasks, replayRemarks}));
   });
   if (!ok)
     signalPassFailure();

@@ -13,6 +13,7 @@
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "TaskReplay.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -24,11 +25,13 @@ namespace {
 /// The state (iota, sigma, rho) and the rules that transform it.
 class Interpreter {
 public:
-  Interpreter(const InterpretOptions &options, InterpretStats *stats)
-      : options(options), stats(stats),
+  explicit Interpreter(const InterpretOptions &options)
+      : options(options),
         env(options.engine == Engine::Reference ? createReferenceStore()
                                                 : createBoxStore()) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
+  /// A remark per replayable task loop that ran: its tasks run and replayed.
+  void emitReplayRemarks();
 
 private:
   /// SEQ: runs the statements of `block` in order; stops at an error.
@@ -36,12 +39,13 @@ private:
   LogicalResult exec(Operation *op);
 
   LogicalResult execLoop(LoopOp op);
+  struct TaskLoopState;
   /// One iteration of a task loop with a replay plan: replays it from the
   /// loop's summary, or runs it (recording a summary if there is none for
   /// its key).
-  LogicalResult execTask(LoopOp op, const TaskLoopPlan &plan);
-  /// The plan of a task loop whose tasks the box engine replays, if any.
-  const TaskLoopPlan *getTaskPlan(LoopOp op);
+  LogicalResult execTask(LoopOp op, TaskLoopState &state);
+  /// The state of a task loop whose tasks the box engine replays, if any.
+  TaskLoopState *getTaskLoop(LoopOp op);
   /// The box ALLOC resets.
   FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
@@ -75,13 +79,15 @@ private:
   /// and drops subsumed ones; the reference keeps them, as written) and
   /// whether the box engine replays tasks.
   InterpretOptions options;
-  InterpretStats *stats;
-  /// Per task loop, its replay plan (none: not replayable) and summary.
+  /// Per task loop (in first-run order), its replay plan (none: not
+  /// replayable), summary, and how many of its tasks ran and were replayed.
   struct TaskLoopState {
     std::optional<TaskLoopPlan> plan;
     std::optional<TaskSummary> summary;
+    int64_t ran = 0, replayed = 0;
   };
-  DenseMap<Operation *, TaskLoopState> taskLoops;
+  /// (Boxed: a state stays where it is while the loop's body adds entries.)
+  llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
   /// rho.
@@ -157,25 +163,29 @@ LogicalResult Interpreter::execLoop(LoopOp op) {
   int64_t hi =
       exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
   // LOOPSTEP while lo < hi, then LOOPDONE.
-  const TaskLoopPlan *plan = getTaskPlan(op);
+  TaskLoopState *taskLoop = getTaskLoop(op);
   for (int64_t y = lo; y < hi; ++y) {
     sigma[op.getIterator()] = y;
-    if (failed(plan ? execTask(op, *plan) : execBlock(op.getBody().front())))
+    if (failed(taskLoop ? execTask(op, *taskLoop)
+                        : execBlock(op.getBody().front())))
       return failure();
   }
   return success();
 }
 
-const TaskLoopPlan *Interpreter::getTaskPlan(LoopOp op) {
+Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
   if (options.engine != Engine::Box || !options.replayTasks || recorder)
     return nullptr;
   auto [it, inserted] = taskLoops.try_emplace(op);
-  if (inserted)
-    it->second.plan = TaskLoopPlan::analyze(op);
-  return it->second.plan ? &*it->second.plan : nullptr;
+  if (inserted) {
+    it->second = std::make_unique<TaskLoopState>();
+    it->second->plan = TaskLoopPlan::analyze(op);
+  }
+  return it->second->plan ? it->second.get() : nullptr;
 }
 
-LogicalResult Interpreter::execTask(LoopOp op, const TaskLoopPlan &plan) {
+LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
+  const TaskLoopPlan &plan = *state.plan;
   // The prefix (INCTASKID and the ALLOCs) runs as written.
   Block &body = op.getBody().front();
   auto it = body.begin();
@@ -190,22 +200,12 @@ LogicalResult Interpreter::execTask(LoopOp op, const TaskLoopPlan &plan) {
   };
   SmallVector<int64_t> key = valuesOf(plan.getKeyValues());
   SmallVector<int64_t> iterators = valuesOf(plan.getTaskIterators());
-  TaskLoopState &state = taskLoops[op];
   bool known = state.summary && state.summary->key == key;
-  TaskLoopStats *counts = nullptr;
-  if (stats) {
-    auto found = llvm::find_if(
-        *stats, [&](const TaskLoopStats &s) { return s.loop == op; });
-    counts = found != stats->end() ? &*found
-                                   : &stats->emplace_back(TaskLoopStats{op});
-  }
   if (known && replayTask(plan, *state.summary, *env, task, iterators)) {
-    if (counts)
-      ++counts->replayed;
+    ++state.replayed;
     return success();
   }
-  if (counts)
-    ++counts->ran;
+  ++state.ran;
   std::optional<TaskRecorder> watching;
   if (!known) {
     recorder = &watching.emplace(plan, *env, task);
@@ -483,21 +483,24 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
 }
 
 LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,
-                                         const InterpretOptions &options,
-                                         InterpretStats *stats) {
+                                         const InterpretOptions &options) {
   if (args.size() != proc.getBody().getNumArguments())
     return emitError(proc.getLoc(), "the abstract machine needs one value per "
                                     "parameter: got ")
            << args.size() << ", expected " << proc.getBody().getNumArguments();
-  Interpreter interpreter(options, stats);
-  return interpreter.run(proc, args);
+  Interpreter interpreter(options);
+  LogicalResult result = interpreter.run(proc, args);
+  if (options.replayRemarks)
+    interpreter.emitReplayRemarks();
+  return result;
 }
 
-void mlir::exoam::emitReplayRemarks(const InterpretStats &stats) {
-  for (const TaskLoopStats &loop : stats)
-    emitRemark(loop.loop->getLoc())
-        << "task loop: " << loop.ran << " task(s) ran, " << loop.replayed
-        << " replayed";
+void Interpreter::emitReplayRemarks() {
+  for (const auto &[loop, state] : taskLoops)
+    if (state->plan)
+      emitRemark(loop->getLoc())
+          << "task loop: " << state->ran << " task(s) ran, " << state->replayed
+          << " replayed";
 }
 
 //===----------------------------------------------------------------------===//

@@ -103,12 +103,9 @@ void SyncCheckPass::runOnOperation() {
     }
     FailureOr<SmallVector<int64_t>> values =
         bindParams(*amProc, *bindings, getArgument());
-    InterpretStats stats;
     ok &= succeeded(values) &&
-          succeeded(interpretProc(*amProc, *values, {*engineKind, replayTasks},
-                                  &stats));
-    if (replayRemarks)
-      emitReplayRemarks(stats);
+          succeeded(interpretProc(*amProc, *values,
+                                  {*engineKind, replayTasks, replayRemarks}));
   }
   if (!ok)
     signalPassFailure();

@@ -35,19 +35,10 @@ struct InterpretOptions {
   /// where that gives the same result (docs/abstract-machine.md "Task
   /// replay").
   bool replayTasks = true;
+  /// Whether to emit a remark per replayable task loop: how many of its
+  /// tasks ran statement by statement and how many were replayed.
+  bool replayRemarks = false;
 };
-
-/// What a run did with its task loops (in first-run order): how many tasks
-/// ran statement by statement and how many were applied from an earlier
-/// task's summary.
-struct TaskLoopStats {
-  Operation *loop;
-  int64_t ran = 0, replayed = 0;
-};
-using InterpretStats = SmallVector<TaskLoopStats>;
-
-/// Emits a remark per task loop of `stats`: "N tasks ran, M replayed".
-void emitReplayRemarks(const InterpretStats &stats);
 
 /// Runs `proc` from the initial state (task id 0, empty environment) with
 /// `args[i]` as the value of parameter `i` (0 or 1 for an i1 parameter).
@@ -55,8 +46,7 @@ void emitReplayRemarks(const InterpretStats &stats);
 /// stopped (a failing check, or a statement whose accesses or threads are
 /// ill-formed under these values) and returns failure.
 LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args,
-                            const InterpretOptions &options = {},
-                            InterpretStats *stats = nullptr);
+                            const InterpretOptions &options = {});
 
 /// Parses the `name=value` bindings of a pass option (`true` and `false`
 /// stand for 1 and 0). Malformed or repeated names are reported on `op`,
