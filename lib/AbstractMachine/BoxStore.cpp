@@ -65,6 +65,17 @@ struct Segment {
 };
 struct Node {
   std::vector<Segment> segments;
+
+  /// The positions [first, last] of the segments that meet [lo, hi] (the
+  /// segments cover all of int64, so some do if lo <= hi).
+  std::pair<size_t, size_t> findSegments(int64_t lo, int64_t hi) const {
+    auto holder = [&](int64_t at) -> size_t {
+      auto it = llvm::upper_bound(
+          segments, at, [](int64_t v, const Segment &s) { return v < s.lo; });
+      return std::distance(segments.begin(), it) - 1;
+    };
+    return {holder(lo), holder(hi)};
+  }
 };
 
 /// A variable: its rank and tree (for rank 0, a single cell).
@@ -493,12 +504,9 @@ void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
   split(node, lo);
   if (hi != kMaxIndex)
     split(node, hi + 1);
-  size_t first = node.segments.size(), last = 0;
-  for (auto [index, segment] : llvm::enumerate(node.segments)) {
-    if (segment.hi < lo || segment.lo > hi)
-      continue;
-    first = std::min(first, index);
-    last = index;
+  auto [first, last] = node.findSegments(lo, hi);
+  for (size_t index = first; index <= last; ++index) {
+    Segment &segment = node.segments[index];
     if (leaf) {
       CellId next = replace(segment.cell);
       if (next != segment.cell) {
@@ -512,8 +520,7 @@ void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
       segment.child = makeNode();
     updateTree(*segment.child, level + 1, rank, ranges, replace);
   }
-  if (first <= last)
-    merge(node, leaf, first, last);
+  merge(node, leaf, first, last);
 }
 
 void BoxStore::visitTreeBoxes(
@@ -529,9 +536,9 @@ void BoxStore::visitTreeBoxes(
     fn(box, cells[kEmpty].state);
     return;
   }
-  for (const Segment &segment : node->segments) {
-    if (segment.hi < lo || segment.lo > hi)
-      continue;
+  auto [first, last] = node->findSegments(lo, hi);
+  for (const Segment &segment :
+       ArrayRef(node->segments).slice(first, last - first + 1)) {
     box.ranges[level] = {std::max(lo, segment.lo), std::min(hi, segment.hi)};
     if (leaf)
       fn(box, cells[segment.cell].state);
@@ -553,9 +560,10 @@ bool BoxStore::visitTree(
   }();
   if (!node)
     node = &empty;
-  for (const Segment &segment : node->segments) {
-    if (segment.hi < lo || segment.lo > hi)
-      continue;
+  auto [firstSegment, lastSegment] = node->findSegments(lo, hi);
+  for (const Segment &segment :
+       ArrayRef(node->segments)
+           .slice(firstSegment, lastSegment - firstSegment + 1)) {
     int64_t first = std::max(lo, segment.lo), last = std::min(hi, segment.hi);
     // With `distinct`, the first index of the segment stands for all of it:
     // every index below it has the same cells.

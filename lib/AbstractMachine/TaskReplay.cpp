@@ -222,8 +222,8 @@ SmallVector<int64_t> TaskLoopPlan::getShift(StringAttr var,
 
 TaskRecorder::TaskRecorder(const TaskLoopPlan &plan, SyncStore &store,
                            int64_t task)
-    : plan(plan), store(store), task(task), valid(!store.hasRecordSeenByAll()) {
-}
+    : plan(plan), store(store), task(task), valid(!store.hasRecordSeenByAll()),
+      recordedGlobal(createBoxStore()) {}
 
 /// Whether `record` was made by threads of `task` alone.
 static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
@@ -259,29 +259,36 @@ void TaskRecorder::noteStatement(Operation *op) {
 }
 
 void TaskRecorder::noteRecord(const AccessWindow &window) {
-  (plan.isLocal(window.var) ? recordedLocal : recorded).push_back(window);
-}
-
-/// Whether two windows of one variable share an element.
-static bool overlaps(const AccessWindow &a, const AccessWindow &b) {
-  for (auto [x, y] : llvm::zip(a.ranges, b.ranges))
-    if (x.second < y.first || y.second < x.first)
-      return false;
-  return true;
+  if (plan.isLocal(window.var)) {
+    // Records outside the allocation would escape the summary (an access
+    // before the allocation voids the run in noteStatement).
+    auto it = allocations.find(window.var);
+    valid &= it != allocations.end() &&
+             llvm::all_of(llvm::zip(window.ranges, it->second.first.ranges),
+                          [](auto pair) {
+                            auto [w, a] = pair;
+                            return a.first <= w.first && w.second <= a.second;
+                          });
+    return;
+  }
+  // Mark the window in the coverage store and widen the variable's
+  // bounding box.
+  recordedGlobal->update(window, [](ElementState &state) {
+    state.arrives = 1;
+    return false;
+  });
+  auto [it, inserted] = globalBounds.try_emplace(window.var, window);
+  if (inserted)
+    return;
+  for (auto [bound, range] : llvm::zip(it->second.ranges, window.ranges))
+    bound = {std::min(bound.first, range.first),
+             std::max(bound.second, range.second)};
 }
 
 std::optional<TaskSummary>
 TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
   if (!valid)
     return std::nullopt;
-  // Records outside the allocations of local variables would escape the
-  // summary.
-  for (const AccessWindow &window : recordedLocal) {
-    const AccessWindow &allocation = allocations.find(window.var)->second.first;
-    for (auto [w, a] : llvm::zip(window.ranges, allocation.ranges))
-      if (w.first < a.first || a.second < w.second)
-        return std::nullopt;
-  }
   TaskSummary summary;
   summary.key.assign(key.begin(), key.end());
   summary.taskIterators.assign(taskIterators.begin(), taskIterators.end());
@@ -296,21 +303,6 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
                          summary.locals.push_back({box, state});
                      });
   }
-  // The global windows recorded on, each once; windows that overlap without
-  // being equal would need their boxes split: no replay then.
-  std::vector<AccessWindow> windows;
-  for (const AccessWindow &window : recorded) {
-    bool seen = false;
-    for (const AccessWindow &other : windows) {
-      if (other.var != window.var || !overlaps(other, window))
-        continue;
-      if (other.ranges != window.ranges)
-        return std::nullopt;
-      seen = true;
-    }
-    if (!seen)
-      windows.push_back(window);
-  }
   auto own = [&](const std::vector<VisibilityRecord> &records) {
     std::vector<VisibilityRecord> kept;
     for (const VisibilityRecord &record : records)
@@ -318,14 +310,21 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
         kept.push_back(record);
     return kept;
   };
-  for (const AccessWindow &window : windows)
-    store.visitBoxes(window,
-                     [&](const AccessWindow &box, const ElementState &state) {
-                       TaskSummary::GlobalRecords records{box, own(state.reads),
-                                                          own(state.mutates)};
-                       if (!records.reads.empty() || !records.mutates.empty())
-                         summary.globals.push_back(std::move(records));
-                     });
+  // The global elements recorded on, as disjoint boxes of the coverage
+  // store, each split further where the store's states differ.
+  for (const auto &[var, bounds] : globalBounds)
+    recordedGlobal->visitBoxes(
+        bounds, [&](const AccessWindow &covered, const ElementState &mark) {
+          if (!mark.arrives)
+            return;
+          store.visitBoxes(
+              covered, [&](const AccessWindow &box, const ElementState &state) {
+                TaskSummary::GlobalRecords records{box, own(state.reads),
+                                                   own(state.mutates)};
+                if (!records.reads.empty() || !records.mutates.empty())
+                  summary.globals.push_back(std::move(records));
+              });
+        });
   return summary;
 }
 

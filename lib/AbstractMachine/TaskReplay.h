@@ -108,7 +108,10 @@ private:
   int64_t task;
   bool valid;
   std::vector<std::pair<AccessWindow, bool>> probes;
-  std::vector<AccessWindow> recorded, recordedLocal;
+  /// The global elements the task recorded on (marked by a non-zero arrive
+  /// count), and per global variable the bounding box of those windows.
+  std::unique_ptr<SyncStore> recordedGlobal;
+  llvm::MapVector<StringAttr, AccessWindow> globalBounds;
   /// Per local variable, the box the task allocated and whether it is a
   /// barrier (every ALLOC of a variable in a task must have the same box).
   llvm::MapVector<StringAttr, std::pair<AccessWindow, bool>> allocations;
