@@ -34,6 +34,7 @@
 
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -65,8 +66,8 @@ public:
 
   void startTask(int64_t task) override;
   void reset(const AccessWindow &box) override;
-  void update(const AccessWindow &window,
-              function_ref<bool(ElementState &)> fn) override;
+  void update(const AccessWindow &window, function_ref<bool(ElementState &)> fn,
+              bool share = false) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
@@ -92,6 +93,10 @@ private:
   }
 
   CellId newCell(ElementState state);
+  /// A cell holding `state` for a leaf that held `old`: a cell of an
+  /// earlier shared update with that state if there is one, else `old`
+  /// changed in place if the leaf is its only holder, else a new cell.
+  CellId shareCell(ElementState state, CellId old);
   void retain(CellId id) override { ++cells[id].refs; }
   void release(CellId id) override;
   /// Adds `id` to the lift indexes `record` (one of its records) qualifies
@@ -113,6 +118,9 @@ private:
                   const RecordLift &lambda, DenseSet<CellId> &visited);
 
   DenseMap<StringAttr, std::unique_ptr<BoxTree>> variables;
+  /// The cells made by shared updates, by the hash of their states then
+  /// (entries whose cell changed since, or was freed, are skipped).
+  std::unordered_map<size_t, SmallVector<CellId, 1>> sharedCells;
   std::vector<Cell> cells;
   std::vector<CellId> freeCells;
   /// Cells with a record that a thread of the task sees at unordered or
@@ -360,23 +368,27 @@ BoxTree &BoxStore::getVariable(StringAttr var, unsigned rank) {
 // SyncStore
 //===----------------------------------------------------------------------===//
 
-/// Whether two states are the same, provenance included.
-static bool isSameState(const ElementState &a, const ElementState &b) {
-  auto same = [](const std::vector<VisibilityRecord> &x,
-                 const std::vector<VisibilityRecord> &y) {
-    if (x.size() != y.size())
-      return false;
-    for (auto [r, s] : llvm::zip(x, y))
-      if (!r.isSameRecord(s) || r.origin != s.origin || !(r.actors == s.actors))
-        return false;
-    return true;
-  };
-  return a.arrives == b.arrives && a.awaits == b.awaits &&
-         same(a.reads, b.reads) && same(a.mutates, b.mutates);
+CellId BoxStore::shareCell(ElementState state, CellId old) {
+  SmallVector<CellId, 1> &equal = sharedCells[hashState(state)];
+  llvm::erase_if(equal, [&](CellId id) { return cells[id].refs == 0; });
+  for (CellId id : equal)
+    if (isSameState(cells[id].state, state))
+      return id;
+  CellId id = old;
+  if (old != kEmpty && cells[old].refs == 1) {
+    // The one leaf holding `old` takes the new state: change it in place.
+    cells[old].state = std::move(state);
+    index(old, /*all=*/false);
+    noteChange(old);
+  } else {
+    id = newCell(std::move(state));
+  }
+  equal.push_back(id);
+  return id;
 }
 
 void BoxStore::update(const AccessWindow &window,
-                      function_ref<bool(ElementState &)> fn) {
+                      function_ref<bool(ElementState &)> fn, bool share) {
   if (window.empty())
     return;
   Memo memo;
@@ -385,8 +397,8 @@ void BoxStore::update(const AccessWindow &window,
     if (!inserted)
       return it->second;
     // A cell held by this one leaf belongs to elements that are all in the
-    // box: change it in place.
-    if (old != kEmpty && cells[old].refs == 1) {
+    // box: change it in place (unless the new state may be shared).
+    if (!share && old != kEmpty && cells[old].refs == 1) {
       if (fn(cells[old].state)) {
         index(old, /*all=*/false);
         noteChange(old);
@@ -395,9 +407,11 @@ void BoxStore::update(const AccessWindow &window,
     }
     ElementState state = cells[old].state;
     fn(state);
-    if (!isSameState(state, cells[old].state))
-      it->second = newCell(std::move(state));
-    return it->second;
+    if (isSameState(state, cells[old].state))
+      return old;
+    if (!share)
+      return it->second = newCell(std::move(state));
+    return it->second = shareCell(std::move(state), old);
   };
   getVariable(window.var, window.ranges.size()).update(window.ranges, replace);
 }

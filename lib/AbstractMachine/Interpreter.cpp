@@ -32,6 +32,9 @@ public:
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
   /// A remark per replayable task loop that ran: its tasks run and replayed.
   void emitReplayRemarks();
+  /// Whether the run stopped at a check whose diagnostic would name a
+  /// record in its finished form.
+  bool needsExactDiagnostic() const { return needsExactRun; }
 
 private:
   /// SEQ: runs the statements of `block` in order; stops at an error.
@@ -90,6 +93,20 @@ private:
   llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
+  /// A task of a replayable loop whose global records are as made, to be
+  /// rewritten into their finished form once it has finished: the loop's
+  /// plan, the task and the boxes it recorded on.
+  struct PendingCompaction {
+    const TaskLoopPlan *plan;
+    int64_t task;
+    std::vector<AccessWindow> boxes;
+  };
+  std::optional<PendingCompaction> pendingCompaction;
+  /// Rewrites the pending task's records (at the next INCTASKID).
+  void compactPendingTask();
+  /// Set when a check failed on a record in its finished form: the
+  /// diagnostic needs the run without the rewrite.
+  bool needsExactRun = false;
   /// rho.
   std::unique_ptr<SyncStore> env;
 };
@@ -116,6 +133,7 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](IfOp guard) { return execIf(guard); })
       .Case([&](IncTaskIdOp) {
         env->startTask(++task); // INCTASKID
+        compactPendingTask();
         return success();
       })
       .Case([&](AllocOp alloc) { return execAlloc(alloc); })
@@ -201,14 +219,28 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   SmallVector<int64_t> key = valuesOf(plan.getKeyValues());
   SmallVector<int64_t> iterators = valuesOf(plan.getTaskIterators());
   bool known = state.summary && state.summary->key == key;
-  if (known && replayTask(plan, *state.summary, *env, task, iterators)) {
-    ++state.replayed;
-    return success();
+  bool finished = options.compactFinishedTasks && plan.finishesWithBody();
+  // Once this task has finished, its global records (on the boxes of the
+  // summary, translated) are rewritten into their finished form.
+  auto compactLater = [&]() {
+    if (options.compactFinishedTasks)
+      pendingCompaction = PendingCompaction{
+          &plan, task, getRecordedBoxes(plan, *state.summary, iterators)};
+  };
+  if (known) {
+    ReplayResult replayed =
+        replayTask(plan, *state.summary, *env, task, iterators);
+    if (replayed != ReplayResult::NotReplayed) {
+      ++state.replayed;
+      if (replayed == ReplayResult::Replayed)
+        compactLater();
+      return success();
+    }
   }
   ++state.ran;
   std::optional<TaskRecorder> watching;
   if (!known) {
-    recorder = &watching.emplace(plan, *env, task);
+    recorder = &watching.emplace(plan, *env, task, finished);
     // The prefix's ALLOCs.
     for (Operation &prefixOp : llvm::make_range(body.begin(), it))
       if (auto alloc = dyn_cast<AllocOp>(prefixOp))
@@ -224,7 +256,17 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   if (watching)
     if (std::optional<TaskSummary> summary = watching->finish(key, iterators))
       state.summary = std::move(summary);
+  if (state.summary && state.summary->key == key)
+    compactLater();
   return success();
+}
+
+void Interpreter::compactPendingTask() {
+  if (!pendingCompaction)
+    return;
+  compactFinishedTask(*pendingCompaction->plan, *env, pendingCompaction->task,
+                      pendingCompaction->boxes);
+  pendingCompaction.reset();
 }
 
 LogicalResult Interpreter::execIf(IfOp op) {
@@ -460,8 +502,11 @@ LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
                        query.timelines, query.level, query.convergent);
                    if (!rejected)
                      return true;
-                   reportInvisibleRecord(op, key, reads, rejected->record,
-                                         query, rejected->blind);
+                   if (isFinishedRecord(rejected->record))
+                     needsExactRun = true;
+                   else
+                     reportInvisibleRecord(op, key, reads, rejected->record,
+                                           query, rejected->blind);
                    return false;
                  });
   return success(passed);
@@ -490,6 +535,17 @@ LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,
            << args.size() << ", expected " << proc.getBody().getNumArguments();
   Interpreter interpreter(options);
   LogicalResult result = interpreter.run(proc, args);
+  if (failed(result) && interpreter.needsExactDiagnostic()) {
+    // The same verdict with the records' provenance (docs/abstract-machine.md
+    // "Finished tasks").
+    if (options.replayRemarks)
+      emitRemark(proc.getLoc())
+          << "a check failed on a record of a finished task: running again "
+             "with the records as made, for the diagnostic";
+    InterpretOptions exact = options;
+    exact.compactFinishedTasks = false;
+    return interpretProc(proc, args, exact);
+  }
   if (options.replayRemarks)
     interpreter.emitReplayRemarks();
   return result;

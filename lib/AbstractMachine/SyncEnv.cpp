@@ -59,6 +59,21 @@ bool VisibilityFunction::join(VisibilityGrant grant) {
   return true;
 }
 
+void VisibilityFunction::dropCoveredGrants() {
+  SmallVector<VisibilityGrant, 2> kept;
+  for (auto [i, grant] : llvm::enumerate(grants)) {
+    // Covered by a later grant, or by an earlier one that stays.
+    bool covered = false;
+    for (auto [j, other] : llvm::enumerate(grants))
+      if (i != j && other.covers(grant) &&
+          (j > i ? !grant.covers(other) : true))
+        covered = true;
+    if (!covered)
+      kept.push_back(grant);
+  }
+  grants = std::move(kept);
+}
+
 //===----------------------------------------------------------------------===//
 // ElementKey
 //===----------------------------------------------------------------------===//
@@ -183,6 +198,79 @@ static bool haveEqualMembers(const VisibilityRecord &a,
   return a.timeline == b.timeline && a.visibility == b.visibility &&
          a.arrives == b.arrives && a.memberLevel == b.memberLevel &&
          a.memberGrantPos == b.memberGrantPos;
+}
+
+bool mlir::exoam::isSameState(const ElementState &a, const ElementState &b) {
+  auto same = [](const std::vector<VisibilityRecord> &x,
+                 const std::vector<VisibilityRecord> &y) {
+    if (x.size() != y.size())
+      return false;
+    for (auto [r, s] : llvm::zip(x, y))
+      if (!r.isSameRecord(s) || r.origin != s.origin || !(r.actors == s.actors))
+        return false;
+    return true;
+  };
+  return a.arrives == b.arrives && a.awaits == b.awaits &&
+         same(a.reads, b.reads) && same(a.mutates, b.mutates);
+}
+
+llvm::hash_code mlir::exoam::hashState(const ElementState &state) {
+  llvm::hash_code hash =
+      llvm::hash_combine(state.arrives, state.awaits, state.reads.size());
+  for (const std::vector<VisibilityRecord> *records :
+       {&state.reads, &state.mutates})
+    for (const VisibilityRecord &record : *records) {
+      hash = llvm::hash_combine(hash, hashRecord(record),
+                                record.origin.getAsOpaquePointer(),
+                                record.isGroup);
+      record.actors.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
+        hash = llvm::hash_combine(hash, task, lo, hi);
+      });
+    }
+  return hash;
+}
+
+bool mlir::exoam::isFinishedRecord(const VisibilityRecord &record) {
+  return record.actors == ThreadSet::getFinished();
+}
+
+bool mlir::exoam::compactFinishedRecords(
+    std::vector<VisibilityRecord> &records, int64_t task,
+    function_ref<bool(const ElementKey &)> isDead) {
+  bool rewritten = false;
+  std::vector<VisibilityRecord> compacted;
+  compacted.reserve(records.size());
+  for (VisibilityRecord &record : records) {
+    if (!record.actors.isWithinTask(task)) {
+      compacted.push_back(std::move(record));
+      continue;
+    }
+    rewritten = true;
+    // Every member of a group is the same record once its thread is the
+    // finished one: the member with that thread.
+    VisibilityRecord finished{
+        record.timeline, {}, {}, record.origin, ThreadSet::getFinished()};
+    for (const VisibilityGrant &grant : record.visibility.getGrants())
+      finished.visibility.insertGrant(
+          finished.visibility.getGrants().size(),
+          {grant.threads.finishTask(task), grant.timelines, grant.level});
+    if (record.isGroup)
+      finished.visibility.insertGrant(record.memberGrantPos,
+                                      {ThreadSet::getFinished(),
+                                       getQualBit(record.timeline),
+                                       record.memberLevel});
+    finished.visibility.dropCoveredGrants();
+    for (const auto &[key, count] : record.arrives)
+      if (!isDead(key))
+        finished.arrives.insert({key, count});
+    compacted.push_back(std::move(finished));
+  }
+  if (!rewritten)
+    return false;
+  // Equal records once (in order).
+  records.clear();
+  addRecords(records, compacted, /*prune=*/false);
+  return true;
 }
 
 bool mlir::exoam::isSeenByAll(const VisibilityRecord &record) {

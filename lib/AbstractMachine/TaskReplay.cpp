@@ -16,7 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TaskReplay.h"
+#include "BoxTree.h"
 #include "ExoGPU/AbstractMachine/Evaluation.h"
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -95,6 +97,90 @@ static void forEachAccess(Operation *op,
   }
 }
 
+/// The thread mapping of a statement, if it has one.
+static ThreadMappingAttr getThreadMapping(Operation *op) {
+  for (NamedAttribute attr : op->getAttrs())
+    if (auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue()))
+      return threads;
+  return {};
+}
+
+/// Whether running `op` may run a statement of GPU threads before an
+/// inc_task_id. A task loop's statements run after its inc_task_id.
+static bool mayRunGpuStatement(Operation *op) {
+  bool found = false;
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    if (auto loop = dyn_cast<LoopOp>(nested); loop && isTaskLoop(loop))
+      return WalkResult::skip();
+    ThreadMappingAttr threads = getThreadMapping(nested);
+    if (threads && threads.getScope() != ExecScope::cpu) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Whether no statement of GPU threads runs after an iteration of `loop`
+/// before the next inc_task_id or the end of the proc.
+static bool finishesWithLoopBody(LoopOp loop) {
+  // The statements that may run next: the rest of each enclosing block and,
+  // for an enclosing sequential loop, the start of its body too (its next
+  // iteration); an enclosing task loop's next iteration starts with
+  // inc_task_id.
+  for (Operation *op = loop; !isa<ProcOp>(op); op = op->getParentOp()) {
+    for (Operation *next = op->getNextNode(); next;
+         next = next->getNextNode()) {
+      if (isa<IncTaskIdOp>(next))
+        return true;
+      if (mayRunGpuStatement(next))
+        return false;
+    }
+    auto parent = dyn_cast<LoopOp>(op->getParentOp());
+    if (!parent || isTaskLoop(parent))
+      continue;
+    for (Operation &first : parent.getBody().front()) {
+      if (&first == op || isa<IncTaskIdOp>(first))
+        break;
+      if (mayRunGpuStatement(&first))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// Whether every access to a variable `loop` allocates is in its body, after
+/// an ALLOC of that variable that dominates it (an earlier statement of the
+/// same block or of an enclosing block in the body).
+static bool keepsLocalsInside(LoopOp loop,
+                              const llvm::DenseSet<StringAttr> &locals) {
+  Block &body = loop.getBody().front();
+  auto isAllocatedBefore = [&](Operation *op, StringAttr var) {
+    for (Operation *at = op;; at = at->getParentOp()) {
+      for (Operation *prev = at->getPrevNode(); prev;
+           prev = prev->getPrevNode())
+        if (auto alloc = dyn_cast<AllocOp>(prev);
+            alloc && alloc.getTarget().getVar() == var)
+          return true;
+      if (at->getBlock() == &body)
+        return false;
+    }
+  };
+  bool inside = true;
+  loop->getParentOfType<ProcOp>().walk([&](Operation *op) {
+    if (isa<AllocOp>(op))
+      return;
+    bool inBody = loop->isProperAncestor(op);
+    forEachAccess(op, [&](StringAttr, AccessAttr access) {
+      StringAttr var = access.getVar();
+      if (locals.contains(var) && (!inBody || !isAllocatedBefore(op, var)))
+        inside = false;
+    });
+  });
+  return inside;
+}
+
 std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
   if (!isTaskLoop(loop))
     return std::nullopt;
@@ -141,10 +227,7 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
       ok = !usesTask;
       return;
     }
-    for (NamedAttribute attr : op->getAttrs()) {
-      auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue());
-      if (!threads)
-        continue;
+    if (ThreadMappingAttr threads = getThreadMapping(op)) {
       if (threads.getScope() != ExecScope::gpu)
         ok = false;
       for (TilingDimAttr dim : threads.getDims())
@@ -197,6 +280,8 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
   });
   if (!ok)
     return std::nullopt;
+  plan.finishes = finishesWithLoopBody(loop);
+  plan.localsInside = keepsLocalsInside(loop, plan.locals);
   return plan;
 }
 
@@ -220,10 +305,58 @@ SmallVector<int64_t> TaskLoopPlan::getShift(StringAttr var,
 // Recording
 //===----------------------------------------------------------------------===//
 
+/// Windows of several variables, each marked with a value: their union as
+/// disjoint boxes, neighbours with equal values merged.
+class TaskRecorder::WindowUnion {
+public:
+  /// Marks the elements of `window` with `value` (non-zero).
+  void add(const AccessWindow &window, BoxTree::Value value = 1) {
+    auto [it, inserted] = variables.try_emplace(
+        window.var, BoxTree(window.ranges.size()), window);
+    auto &[tree, bounds] = it->second;
+    if (!inserted)
+      for (auto [bound, range] : llvm::zip(bounds.ranges, window.ranges))
+        bound = {std::min(bound.first, range.first),
+                 std::max(bound.second, range.second)};
+    tree.update(window.ranges, [&](BoxTree::Value) { return value; });
+  }
+  /// Calls `fn` with the marked boxes, variable by variable.
+  void forEachBox(
+      function_ref<void(const AccessWindow &, BoxTree::Value)> fn) const {
+    for (const auto &[var, entry] : variables) {
+      const auto &[tree, bounds] = entry;
+      AccessWindow box{var, {}};
+      tree.visitBoxes(bounds.ranges,
+                      [&](BoxTree::Ranges ranges, BoxTree::Value value) {
+                        if (!value)
+                          return;
+                        box.ranges.assign(ranges.begin(), ranges.end());
+                        fn(box, value);
+                      });
+    }
+  }
+  /// The marked boxes.
+  std::vector<AccessWindow> getBoxes() const {
+    std::vector<AccessWindow> boxes;
+    forEachBox(
+        [&](const AccessWindow &box, BoxTree::Value) { boxes.push_back(box); });
+    return boxes;
+  }
+
+private:
+  /// Per variable, the marks and the bounding box of the windows.
+  llvm::MapVector<StringAttr, std::pair<BoxTree, AccessWindow>> variables;
+};
+
 TaskRecorder::TaskRecorder(const TaskLoopPlan &plan, SyncStore &store,
-                           int64_t task)
-    : plan(plan), store(store), task(task), valid(!store.hasRecordSeenByAll()),
-      recordedGlobal(createBoxStore()) {}
+                           int64_t task, bool finished)
+    : plan(plan), store(store), task(task), finished(finished),
+      valid(!store.hasRecordSeenByAll()),
+      probedReads(std::make_unique<WindowUnion>()),
+      probedMutates(std::make_unique<WindowUnion>()),
+      recorded(std::make_unique<WindowUnion>()) {}
+
+TaskRecorder::~TaskRecorder() = default;
 
 /// Whether `record` was made by threads of `task` alone.
 static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
@@ -231,7 +364,7 @@ static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
 }
 
 void TaskRecorder::noteProbe(const AccessWindow &window, bool reads) {
-  if (!valid || plan.isLocal(window.var))
+  if (!valid || plan.isLocal(window.var) || window.empty())
     return;
   store.visit(window, /*distinct=*/true,
               [&](const ElementKey &, const ElementState &state) {
@@ -241,7 +374,7 @@ void TaskRecorder::noteProbe(const AccessWindow &window, bool reads) {
                                       });
                 return valid;
               });
-  probes.push_back({window, reads});
+  (reads ? probedReads : probedMutates)->add(window);
 }
 
 void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
@@ -259,30 +392,31 @@ void TaskRecorder::noteStatement(Operation *op) {
 }
 
 void TaskRecorder::noteRecord(const AccessWindow &window) {
-  if (plan.isLocal(window.var)) {
-    // Records outside the allocation would escape the summary (an access
-    // before the allocation voids the run in noteStatement).
-    auto it = allocations.find(window.var);
-    valid &= it != allocations.end() &&
-             llvm::all_of(llvm::zip(window.ranges, it->second.first.ranges),
-                          [](auto pair) {
-                            auto [w, a] = pair;
-                            return a.first <= w.first && w.second <= a.second;
-                          });
+  if (window.empty())
+    return;
+  if (!plan.isLocal(window.var)) {
+    recorded->add(window);
     return;
   }
-  // Mark the window in the coverage store and widen the variable's
-  // bounding box.
-  recordedGlobal->update(window, [](ElementState &state) {
-    state.arrives = 1;
-    return false;
-  });
-  auto [it, inserted] = globalBounds.try_emplace(window.var, window);
-  if (inserted)
-    return;
-  for (auto [bound, range] : llvm::zip(it->second.ranges, window.ranges))
-    bound = {std::min(bound.first, range.first),
-             std::max(bound.second, range.second)};
+  // Records outside the allocation would escape the summary (an access
+  // before the allocation voids the run in noteStatement).
+  auto it = allocations.find(window.var);
+  valid &= it != allocations.end() &&
+           llvm::all_of(llvm::zip(window.ranges, it->second.first.ranges),
+                        [](auto pair) {
+                          auto [w, a] = pair;
+                          return a.first <= w.first && w.second <= a.second;
+                        });
+}
+
+/// The records of `records` made by `task`.
+static std::vector<VisibilityRecord>
+getOwnRecords(const std::vector<VisibilityRecord> &records, int64_t task) {
+  std::vector<VisibilityRecord> own;
+  for (const VisibilityRecord &record : records)
+    if (isOwnRecord(record, task))
+      own.push_back(record);
+  return own;
 }
 
 std::optional<TaskSummary>
@@ -293,9 +427,16 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
   summary.key.assign(key.begin(), key.end());
   summary.taskIterators.assign(taskIterators.begin(), taskIterators.end());
   summary.task = task;
-  summary.probes = std::move(probes);
+  for (auto [union_, reads] : {std::pair(probedReads.get(), true),
+                               std::pair(probedMutates.get(), false)})
+    union_->forEachBox(
+        [&, reads = reads](const AccessWindow &box, BoxTree::Value) {
+          summary.probes.push_back({box, reads});
+        });
   for (const auto &[var, allocation] : allocations) {
     summary.allocations.push_back(allocation);
+    if (plan.localsStayInside())
+      continue;
     store.visitBoxes(allocation.first,
                      [&](const AccessWindow &box, const ElementState &state) {
                        if (!state.reads.empty() || !state.mutates.empty() ||
@@ -303,28 +444,51 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
                          summary.locals.push_back({box, state});
                      });
   }
-  auto own = [&](const std::vector<VisibilityRecord> &records) {
-    std::vector<VisibilityRecord> kept;
-    for (const VisibilityRecord &record : records)
-      if (isOwnRecord(record, task))
-        kept.push_back(record);
-    return kept;
+  summary.recorded = recorded->getBoxes();
+  if (!finished) {
+    for (const AccessWindow &covered : summary.recorded)
+      store.visitBoxes(covered, [&](const AccessWindow &box,
+                                    const ElementState &state) {
+        TaskSummary::GlobalRecords records{box,
+                                           getOwnRecords(state.reads, task),
+                                           getOwnRecords(state.mutates, task)};
+        if (!records.reads.empty() || !records.mutates.empty())
+          summary.globals.push_back(std::move(records));
+      });
+    return summary;
+  }
+  // The finished forms of the records, each distinct one once; their boxes
+  // coalesced where neighbours have the same.
+  std::unordered_map<size_t, SmallVector<unsigned, 1>> byHash;
+  WindowUnion finishedBoxes;
+  auto isDead = [&](const ElementKey &key) {
+    return plan.isDeadAfterTask(key);
   };
-  // The global elements recorded on, as disjoint boxes of the coverage
-  // store, each split further where the store's states differ.
-  for (const auto &[var, bounds] : globalBounds)
-    recordedGlobal->visitBoxes(
-        bounds, [&](const AccessWindow &covered, const ElementState &mark) {
-          if (!mark.arrives)
+  for (const AccessWindow &covered : summary.recorded)
+    store.visitBoxes(
+        covered, [&](const AccessWindow &box, const ElementState &state) {
+          ElementState own;
+          own.reads = getOwnRecords(state.reads, task);
+          own.mutates = getOwnRecords(state.mutates, task);
+          compactFinishedRecords(own.reads, task, isDead);
+          compactFinishedRecords(own.mutates, task, isDead);
+          if (own.reads.empty() && own.mutates.empty())
             return;
-          store.visitBoxes(
-              covered, [&](const AccessWindow &box, const ElementState &state) {
-                TaskSummary::GlobalRecords records{box, own(state.reads),
-                                                   own(state.mutates)};
-                if (!records.reads.empty() || !records.mutates.empty())
-                  summary.globals.push_back(std::move(records));
-              });
+          SmallVector<unsigned, 1> &equal = byHash[hashState(own)];
+          auto found = llvm::find_if(equal, [&](unsigned id) {
+            return isSameState(summary.finishedStates[id], own);
+          });
+          unsigned id =
+              found != equal.end() ? *found : summary.finishedStates.size();
+          if (found == equal.end()) {
+            equal.push_back(id);
+            summary.finishedStates.push_back(std::move(own));
+          }
+          finishedBoxes.add(box, id + 1);
         });
+  finishedBoxes.forEachBox([&](const AccessWindow &box, BoxTree::Value id) {
+    summary.finishedGlobals.push_back({box, id - 1});
+  });
   return summary;
 }
 
@@ -361,11 +525,23 @@ static void appendRenamed(std::vector<VisibilityRecord> &to,
     to.push_back(renameTask(record, from, task));
 }
 
-bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
-                             const TaskSummary &summary, SyncStore &store,
-                             int64_t task, ArrayRef<int64_t> taskIterators) {
+std::vector<AccessWindow>
+mlir::exoam::getRecordedBoxes(const TaskLoopPlan &plan,
+                              const TaskSummary &summary,
+                              ArrayRef<int64_t> taskIterators) {
+  std::vector<AccessWindow> boxes;
+  for (const AccessWindow &box : summary.recorded)
+    boxes.push_back(translate(
+        box, plan.getShift(box.var, summary.taskIterators, taskIterators)));
+  return boxes;
+}
+
+ReplayResult mlir::exoam::replayTask(const TaskLoopPlan &plan,
+                                     const TaskSummary &summary,
+                                     SyncStore &store, int64_t task,
+                                     ArrayRef<int64_t> taskIterators) {
   if (store.hasRecordSeenByAll())
-    return false;
+    return ReplayResult::NotReplayed;
   auto shiftOf = [&](StringAttr var) {
     return plan.getShift(var, summary.taskIterators, taskIterators);
   };
@@ -376,27 +552,31 @@ bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
                       return (reads ? state.reads : state.mutates).empty();
                     });
     if (!empty)
-      return false;
+      return ReplayResult::NotReplayed;
   }
-  // The task's ALLOCs: those of its prefix ran, the others would have.
-  for (const auto &[allocation, isBarrier] : summary.allocations) {
-    store.reset(allocation);
-    if (isBarrier)
-      allocation.forEachElement([&](const ElementKey &key) {
-        store.endBarrierLifetime(key);
+  // The task's ALLOCs (those of its prefix ran, the others would have) and
+  // the final local states, unless no one looks at them before they are
+  // allocated again.
+  if (!plan.localsStayInside()) {
+    for (const auto &[allocation, isBarrier] : summary.allocations) {
+      store.reset(allocation);
+      if (isBarrier)
+        allocation.forEachElement([&](const ElementKey &key) {
+          store.endBarrierLifetime(key);
+          return true;
+        });
+    }
+    for (const auto &[box, state] : summary.locals) {
+      ElementState renamed;
+      renamed.arrives = state.arrives;
+      renamed.awaits = state.awaits;
+      appendRenamed(renamed.reads, state.reads, summary.task, task);
+      appendRenamed(renamed.mutates, state.mutates, summary.task, task);
+      store.update(box, [&](ElementState &element) {
+        element = renamed;
         return true;
       });
-  }
-  for (const auto &[box, state] : summary.locals) {
-    ElementState renamed;
-    renamed.arrives = state.arrives;
-    renamed.awaits = state.awaits;
-    appendRenamed(renamed.reads, state.reads, summary.task, task);
-    appendRenamed(renamed.mutates, state.mutates, summary.task, task);
-    store.update(box, [&](ElementState &element) {
-      element = renamed;
-      return true;
-    });
+    }
   }
   for (const TaskSummary::GlobalRecords &records : summary.globals)
     store.update(
@@ -406,5 +586,38 @@ bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
           appendRenamed(element.mutates, records.mutates, summary.task, task);
           return true;
         });
-  return true;
+  if (summary.finishedGlobals.empty() && !summary.globals.empty())
+    return ReplayResult::Replayed;
+  for (const auto &[box, id] : summary.finishedGlobals) {
+    const ElementState &finished = summary.finishedStates[id];
+    store.update(
+        translate(box, shiftOf(box.var)),
+        [&](ElementState &element) {
+          bool changed =
+              addRecords(element.reads, finished.reads, /*prune=*/true);
+          changed |=
+              addRecords(element.mutates, finished.mutates, /*prune=*/true);
+          return changed;
+        },
+        /*share=*/true);
+  }
+  return summary.globals.empty() ? ReplayResult::ReplayedFinished
+                                 : ReplayResult::Replayed;
+}
+
+void mlir::exoam::compactFinishedTask(const TaskLoopPlan &plan,
+                                      SyncStore &store, int64_t task,
+                                      ArrayRef<AccessWindow> boxes) {
+  auto isDead = [&](const ElementKey &key) {
+    return plan.isDeadAfterTask(key);
+  };
+  for (const AccessWindow &box : boxes)
+    store.update(
+        box,
+        [&](ElementState &state) {
+          bool changed = compactFinishedRecords(state.reads, task, isDead);
+          changed |= compactFinishedRecords(state.mutates, task, isDead);
+          return changed;
+        },
+        /*share=*/true);
 }

@@ -38,6 +38,11 @@ struct InterpretOptions {
   /// Whether to emit a remark per replayable task loop: how many of its
   /// tasks ran statement by statement and how many were replayed.
   bool replayRemarks = false;
+  /// Whether the box engine rewrites the records of a finished replayable
+  /// task into their finished form (docs/abstract-machine.md "Finished
+  /// tasks"); a diagnostic that would name such a record comes from a run
+  /// without the rewrite.
+  bool compactFinishedTasks = true;
 };
 
 /// Runs `proc` from the initial state (task id 0, empty environment) with

@@ -15,6 +15,7 @@
 #include "ExoGPU/AbstractMachine/ThreadSet.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMAttrs.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/Hashing.h"
 #include <map>
 #include <set>
 #include <vector>
@@ -62,6 +63,10 @@ public:
   }
   /// S := S v grant; returns whether a grant was added.
   bool join(VisibilityGrant grant);
+  /// Drops the grants another grant covers (the first of equal ones
+  /// stays): S is unchanged, and equal functions get equal grant lists more
+  /// often.
+  void dropCoveredGrants();
   /// Inserts `grant` at `position` of the grant list as it is (to
   /// materialize a group member, whose own grant sits there).
   void insertGrant(unsigned position, VisibilityGrant grant) {
@@ -159,6 +164,32 @@ struct ElementState {
   int64_t arrives = 0;
   int64_t awaits = 0;
 };
+
+/// Whether two states are the same, provenance included.
+bool isSameState(const ElementState &a, const ElementState &b);
+/// A hash of a state consistent with isSameState.
+llvm::hash_code hashState(const ElementState &state);
+
+/// Whether `record` was made by threads of finished tasks that
+/// compactFinishedRecords replaced (its provenance is gone).
+bool isFinishedRecord(const VisibilityRecord &record);
+
+/// Rewrites the records of `records` made by `task`, which has finished
+/// (none of its threads executes again), into their finished form: every
+/// thread of `task` becomes the one thread standing for finished tasks
+/// (ThreadSet::getFinished), a group becomes the one plain record all its
+/// members then are, and the observed arrive counts of barriers for which
+/// `isDead` holds (barriers reallocated before any use) are dropped. Equal
+/// records are then kept once. No later verdict changes: a later statement
+/// is executed by threads of later tasks, which see a finished record
+/// exactly where they saw the original, or by all of G (CPU scope), for
+/// which only whether some thread sees it matters (docs/abstract-machine.md
+/// "Finished tasks"). The provenance of the rewritten records is lost (a
+/// diagnostic naming one needs the run without the rewrite). Returns
+/// whether the list changed.
+bool compactFinishedRecords(std::vector<VisibilityRecord> &records,
+                            int64_t task,
+                            function_ref<bool(const ElementKey &)> isDead);
 
 /// Whether a grant of `record` gives every thread unordered or above.
 bool isSeenByAll(const VisibilityRecord &record);
