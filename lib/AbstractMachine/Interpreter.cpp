@@ -10,6 +10,7 @@
 
 #include "ExoGPU/AbstractMachine/Interpreter.h"
 #include "CheckDiagnostics.h"
+#include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "TaskReplay.h"
@@ -53,13 +54,20 @@ private:
   FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
   LogicalResult execAlloc(AllocOp op);
-  template <typename ClearOp> LogicalResult execClear(ClearOp op, bool reads);
+  /// The effect of a check, clear or record statement under sigma.
+  FailureOr<ElementEffect> getEffect(Operation *op);
+  template <typename ClearOp>
+  FailureOr<ElementEffect> getClearEffect(ClearOp op, bool reads);
   template <typename RecordOp>
-  LogicalResult execRecord(RecordOp op, bool reads);
+  FailureOr<ElementEffect> getRecordEffect(RecordOp op, bool reads);
+  template <typename CheckOp>
+  FailureOr<ElementEffect> getCheckEffect(CheckOp op, bool reads);
+  /// CHECKREADS, CHECKMUTATES, CLEARREADS, CLEARMUTATES, RECORDREAD,
+  /// RECORDMUTATE: `effect` on every element of its window.
+  LogicalResult execEffect(Operation *op, const ElementEffect &effect);
   LogicalResult execFence(FenceOp op);
   LogicalResult execArrive(ArriveOp op);
   LogicalResult execAwait(AwaitOp op);
-  template <typename CheckOp> LogicalResult execCheck(CheckOp op, bool reads);
   LogicalResult execCheckBarrier(CheckBarrierOp op);
 
   /// sigma applied to the control operands of `op`.
@@ -137,15 +145,14 @@ LogicalResult Interpreter::exec(Operation *op) {
         return success();
       })
       .Case([&](AllocOp alloc) { return execAlloc(alloc); })
-      .Case([&](ClearReadsOp clear) { return execClear(clear, true); })
-      .Case([&](ClearMutatesOp clear) { return execClear(clear, false); })
-      .Case([&](RecordReadOp record) { return execRecord(record, true); })
-      .Case([&](RecordMutateOp record) { return execRecord(record, false); })
+      .Case<ClearReadsOp, ClearMutatesOp, RecordReadOp, RecordMutateOp,
+            CheckReadsOp, CheckMutatesOp>([&](Operation *statement) {
+        FailureOr<ElementEffect> effect = getEffect(statement);
+        return failed(effect) ? failure() : execEffect(statement, *effect);
+      })
       .Case([&](FenceOp fence) { return execFence(fence); })
       .Case([&](ArriveOp arrive) { return execArrive(arrive); })
       .Case([&](AwaitOp await) { return execAwait(await); })
-      .Case([&](CheckReadsOp check) { return execCheck(check, true); })
-      .Case([&](CheckMutatesOp check) { return execCheck(check, false); })
       .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
       .Default([](Operation *other) {
         return emitError(other->getLoc(),
@@ -313,25 +320,19 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
 }
 
 template <typename ClearOp>
-LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
+FailureOr<ElementEffect> Interpreter::getClearEffect(ClearOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  AccessWindow window = evaluateAccess(op.getTarget(), *values);
-  if (recorder)
-    recorder->noteProbe(window, reads);
-  env->update(window, [&](ElementState &state) {
-    std::vector<VisibilityRecord> &records =
-        reads ? state.reads : state.mutates;
-    bool changed = !records.empty();
-    records.clear();
-    return changed;
-  });
-  return success();
+  ElementEffect effect;
+  effect.kind = ElementEffect::Kind::Clear;
+  effect.reads = reads;
+  effect.window = evaluateAccess(op.getTarget(), *values);
+  return effect;
 }
 
 template <typename RecordOp>
-LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
+FailureOr<ElementEffect> Interpreter::getRecordEffect(RecordOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
@@ -345,18 +346,76 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
                  observeArrive(arrives, key, state.arrives);
                  return true;
                });
-  std::vector<VisibilityRecord> records =
+  ElementEffect effect;
+  effect.kind = ElementEffect::Kind::Record;
+  effect.reads = reads;
+  effect.window = evaluateAccess(op.getTarget(), *values);
+  effect.records =
       makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
                   op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
                   /*group=*/options.engine == Engine::Box);
-  AccessWindow window = evaluateAccess(op.getTarget(), *values);
-  if (recorder)
-    recorder->noteRecord(window);
-  env->update(window, [&](ElementState &state) {
-    return addRecords(reads ? state.reads : state.mutates, records,
-                      /*prune=*/options.engine == Engine::Box);
-  });
-  return success();
+  effect.prune = options.engine == Engine::Box;
+  return effect;
+}
+
+template <typename CheckOp>
+FailureOr<ElementEffect> Interpreter::getCheckEffect(CheckOp op, bool reads) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  FailureOr<ThreadSet> threads = getThreads(op, values);
+  if (failed(threads))
+    return failure();
+  ElementEffect effect;
+  effect.kind = ElementEffect::Kind::Check;
+  effect.reads = reads;
+  effect.window = evaluateAccess(op.getTarget(), *values);
+  effect.threads = std::move(*threads);
+  effect.level = op.getLevel();
+  effect.timelines = op.getTimelines().getBits();
+  effect.convergent = op.getConvergent();
+  return effect;
+}
+
+FailureOr<ElementEffect> Interpreter::getEffect(Operation *op) {
+  return llvm::TypeSwitch<Operation *, FailureOr<ElementEffect>>(op)
+      .Case([&](ClearReadsOp clear) { return getClearEffect(clear, true); })
+      .Case([&](ClearMutatesOp clear) { return getClearEffect(clear, false); })
+      .Case([&](RecordReadOp record) { return getRecordEffect(record, true); })
+      .Case(
+          [&](RecordMutateOp record) { return getRecordEffect(record, false); })
+      .Case([&](CheckReadsOp check) { return getCheckEffect(check, true); })
+      .Case([&](CheckMutatesOp check) { return getCheckEffect(check, false); })
+      .Default([](Operation *other) -> FailureOr<ElementEffect> {
+        return emitError(other->getLoc(), "not a check, clear or record");
+      });
+}
+
+LogicalResult Interpreter::execEffect(Operation *op,
+                                      const ElementEffect &effect) {
+  if (recorder && effect.kind != ElementEffect::Kind::Record)
+    recorder->noteProbe(effect.window, effect.reads);
+  if (recorder && effect.kind == ElementEffect::Kind::Record)
+    recorder->noteRecord(effect.window);
+  if (effect.kind != ElementEffect::Kind::Check) {
+    env->update(effect.window,
+                [&](ElementState &state) { return effect.apply(state); });
+    return success();
+  }
+  bool passed = env->visit(
+      effect.window, /*distinct=*/true,
+      [&](const ElementKey &key, const ElementState &state) {
+        std::optional<RejectedRecord> rejected = effect.findRejected(state);
+        if (!rejected)
+          return true;
+        if (isFinishedRecord(rejected->record))
+          needsExactRun = true;
+        else
+          reportInvisibleRecord(op, key, effect.reads, rejected->record,
+                                {effect.level, effect.timelines,
+                                 effect.convergent, effect.threads},
+                                rejected->blind);
+        return false;
+      });
+  return success(passed);
 }
 
 /// The window of exactly one element.
@@ -482,35 +541,6 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
 //===----------------------------------------------------------------------===//
 // Fig. 7: checks
 //===----------------------------------------------------------------------===//
-
-template <typename CheckOp>
-LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
-  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  FailureOr<ThreadSet> threads = getThreads(op, values);
-  if (failed(threads))
-    return failure();
-  VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
-                        op.getConvergent(), *threads};
-  AccessWindow window = evaluateAccess(op.getTarget(), *values);
-  if (recorder)
-    recorder->noteProbe(window, reads);
-  bool passed =
-      env->visit(window, /*distinct=*/true,
-                 [&](const ElementKey &key, const ElementState &state) {
-                   std::optional<RejectedRecord> rejected = findRejectedRecord(
-                       reads ? state.reads : state.mutates, *threads,
-                       query.timelines, query.level, query.convergent);
-                   if (!rejected)
-                     return true;
-                   if (isFinishedRecord(rejected->record))
-                     needsExactRun = true;
-                   else
-                     reportInvisibleRecord(op, key, reads, rejected->record,
-                                           query, rejected->blind);
-                   return false;
-                 });
-  return success(passed);
-}
 
 LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
