@@ -18,6 +18,7 @@
 #include "TaskReplay.h"
 #include "BoxTree.h"
 #include "ExoGPU/AbstractMachine/Evaluation.h"
+#include "StatementInfo.h"
 #include <unordered_map>
 
 using namespace mlir;
@@ -26,84 +27,6 @@ using namespace mlir::exoam;
 //===----------------------------------------------------------------------===//
 // TaskLoopPlan
 //===----------------------------------------------------------------------===//
-
-static bool isTaskLoop(LoopOp loop) {
-  Block &body = loop.getBody().front();
-  return !body.empty() && isa<IncTaskIdOp>(body.front());
-}
-
-/// Whether `expr` uses a dimension that `taskOf` maps to a task iterator.
-static bool usesTaskIterator(AffineExpr expr, ArrayRef<int> taskOf) {
-  bool uses = false;
-  expr.walk([&](AffineExpr sub) {
-    if (auto dim = dyn_cast<AffineDimExpr>(sub))
-      uses |=
-          dim.getPosition() >= taskOf.size() || taskOf[dim.getPosition()] >= 0;
-  });
-  return uses;
-}
-
-/// The coefficients c_i of `expr` = sum_i c_i * (task iterator i) + (an
-/// expression of the other dimensions), or nothing if it has no such form.
-static std::optional<SmallVector<int64_t>>
-getTaskCoefficients(AffineExpr expr, ArrayRef<int> taskOf, unsigned count) {
-  SmallVector<int64_t> zero(count, 0);
-  if (!usesTaskIterator(expr, taskOf))
-    return zero;
-  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    if (dim.getPosition() >= taskOf.size())
-      return std::nullopt;
-    zero[taskOf[dim.getPosition()]] = 1;
-    return zero;
-  }
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  if (expr.getKind() == AffineExprKind::Add) {
-    auto lhs = getTaskCoefficients(binary.getLHS(), taskOf, count);
-    auto rhs = getTaskCoefficients(binary.getRHS(), taskOf, count);
-    if (!lhs || !rhs)
-      return std::nullopt;
-    for (unsigned i = 0; i < count; ++i)
-      (*lhs)[i] += (*rhs)[i];
-    return lhs;
-  }
-  if (expr.getKind() != AffineExprKind::Mul)
-    return std::nullopt; // mod, floordiv, ceildiv of a task iterator
-  AffineExpr factor = binary.getLHS(), scaled = binary.getRHS();
-  if (!isa<AffineConstantExpr>(factor))
-    std::swap(factor, scaled);
-  auto constant = dyn_cast<AffineConstantExpr>(factor);
-  if (!constant)
-    return std::nullopt;
-  auto inner = getTaskCoefficients(scaled, taskOf, count);
-  if (inner)
-    for (int64_t &c : *inner)
-      c *= constant.getValue();
-  return inner;
-}
-
-/// Calls `fn` with every access a statement holds (its target, its barrier,
-/// each of its barriers) and the name of the attribute holding it.
-static void forEachAccess(Operation *op,
-                          function_ref<void(StringAttr, AccessAttr)> fn) {
-  for (NamedAttribute attr : op->getAttrs()) {
-    if (auto access = dyn_cast<AccessAttr>(attr.getValue()))
-      fn(attr.getName(), access);
-    else if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
-      for (Attribute element : array)
-        if (auto access = dyn_cast<AccessAttr>(element))
-          fn(attr.getName(), access);
-  }
-}
-
-/// The thread mapping of a statement, if it has one.
-static ThreadMappingAttr getThreadMapping(Operation *op) {
-  for (NamedAttribute attr : op->getAttrs())
-    if (auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue()))
-      return threads;
-  return {};
-}
 
 /// Whether running `op` may run a statement of GPU threads before an
 /// inc_task_id. A task loop's statements run after its inc_task_id.
@@ -227,21 +150,14 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
       ok = !usesTask;
       return;
     }
-    if (ThreadMappingAttr threads = getThreadMapping(op)) {
-      if (threads.getScope() != ExecScope::gpu)
-        ok = false;
-      for (TilingDimAttr dim : threads.getDims())
-        for (TilingOpAttr tiling : dim.getOps())
-          if (tiling.getIter() &&
-              (*tiling.getIter() >= static_cast<int64_t>(taskOf.size()) ||
-               taskOf[*tiling.getIter()] >= 0))
-            ok = false;
-    }
+    if (ThreadMappingAttr threads = getThreadMapping(op))
+      ok &= threads.getScope() == ExecScope::gpu &&
+            !usesIterator(threads, taskOf);
     forEachAccess(op, [&](StringAttr name, AccessAttr access) {
       AffineMap coords = access.getCoords();
       if (plan.isLocal(access.getVar())) {
         ok &= llvm::none_of(coords.getResults(), [&](AffineExpr e) {
-          return usesTaskIterator(e, taskOf);
+          return usesIterator(e, taskOf);
         });
         return;
       }
@@ -249,26 +165,14 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
         ok = false; // a barrier use of a global variable
         return;
       }
-      // Per dimension, the coefficients of its bound (both bounds of a
-      // range must agree), the same in every access of the variable.
-      SmallVector<SmallVector<int64_t>> perDim;
-      unsigned result = 0;
-      for (int32_t kind : access.getKinds()) {
-        std::optional<SmallVector<int64_t>> first;
-        for (int32_t i = 0; i <= kind; ++i) {
-          if (result >= coords.getNumResults()) {
-            ok = false;
-            break;
-          }
-          auto c = getTaskCoefficients(coords.getResult(result++), taskOf,
-                                       plan.taskIterators.size());
-          if (!c || (first && *first != *c))
-            ok = false;
-          else
-            first = c;
-        }
-        perDim.push_back(first.value_or(SmallVector<int64_t>()));
+      // The same coefficients in every access of the variable.
+      std::optional<SmallVector<SmallVector<int64_t>>> shifts =
+          getAccessShifts(access, taskOf, plan.taskIterators.size());
+      if (!shifts) {
+        ok = false;
+        return;
       }
+      SmallVector<SmallVector<int64_t>> perDim = std::move(*shifts);
       auto [entry, inserted] = plan.shifts.try_emplace(access.getVar(), perDim);
       if (!inserted && entry->second != perDim)
         ok = false;
