@@ -53,7 +53,7 @@ void ExoAMInterpretPass::runOnOperation() {
         bindParams(proc, *bindings, getArgument());
     ok &= succeeded(values) &&
           succeeded(interpretProc(proc, *values,
-                                  {*engineKind, replayTasks, replayRemarks}));
+                                  {*engineKind, replayTasks, bulkLoops, replayRemarks}));
   });
   if (!ok)
     signalPassFailure();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/AbstractMachine/Interpreter.h"
+#include "BulkLoop.h"
 #include "CheckDiagnostics.h"
 #include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
@@ -50,6 +51,20 @@ private:
   LogicalResult execTask(LoopOp op, TaskLoopState &state);
   /// The state of a task loop whose tasks the box engine replays, if any.
   TaskLoopState *getTaskLoop(LoopOp op);
+  /// The plan of a loop whose iterations the box engine may run in bulk.
+  const BulkLoopPlan *getBulkLoop(LoopOp op);
+  /// LOOPSTEP for iterations [lo, hi) of a loop with a bulk plan: runs them
+  /// one by one until its fixed variables reach a fixed point, then the
+  /// rest in bulk.
+  LogicalResult execBulkLoop(LoopOp op, const BulkLoopPlan &plan, int64_t lo,
+                             int64_t hi);
+  /// Runs iterations [lo, hi) of `op` in bulk, its fixed variables being at
+  /// a fixed point; fails like the first failing iteration would.
+  LogicalResult execBulkIterations(LoopOp op, const BulkLoopPlan &plan,
+                                   int64_t lo, int64_t hi);
+  /// The states of the fixed variables' windows of `op`'s body under sigma.
+  FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
+  snapshotFixed(LoopOp op, const BulkLoopPlan &plan);
   /// The box ALLOC resets.
   FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
@@ -99,6 +114,9 @@ private:
   };
   /// (Boxed: a state stays where it is while the loop's body adds entries.)
   llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
+  /// Per sequential loop, its bulk plan (none: its iterations run one by
+  /// one).
+  DenseMap<Operation *, std::optional<BulkLoopPlan>> bulkLoops;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
   /// A task of a replayable loop whose global records are as made, to be
@@ -187,6 +205,8 @@ LogicalResult Interpreter::execLoop(LoopOp op) {
       exogpu::evaluateControlExpr(op.getBounds().getResult(0), *values);
   int64_t hi =
       exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
+  if (const BulkLoopPlan *plan = getBulkLoop(op))
+    return execBulkLoop(op, *plan, lo, hi);
   // LOOPSTEP while lo < hi, then LOOPDONE.
   TaskLoopState *taskLoop = getTaskLoop(op);
   for (int64_t y = lo; y < hi; ++y) {
@@ -207,6 +227,227 @@ Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
     it->second->plan = TaskLoopPlan::analyze(op);
   }
   return it->second->plan ? it->second.get() : nullptr;
+}
+
+const BulkLoopPlan *Interpreter::getBulkLoop(LoopOp op) {
+  if (options.engine != Engine::Box || !options.bulkLoops)
+    return nullptr;
+  auto [it, inserted] = bulkLoops.try_emplace(op);
+  if (inserted)
+    it->second = BulkLoopPlan::analyze(op);
+  return it->second ? &*it->second : nullptr;
+}
+
+FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
+Interpreter::snapshotFixed(LoopOp op, const BulkLoopPlan &plan) {
+  std::vector<std::pair<AccessWindow, ElementState>> states;
+  for (Operation &statement : op.getBody().front()) {
+    FailureOr<ElementEffect> effect = getEffect(&statement);
+    if (failed(effect))
+      return failure();
+    if (!plan.getShift(effect->window.var))
+      env->visitBoxes(effect->window,
+                      [&](const AccessWindow &box, const ElementState &state) {
+                        states.push_back({box, state});
+                      });
+  }
+  return states;
+}
+
+/// Whether two snapshots are the same boxes with the same states.
+static bool
+isSameSnapshot(ArrayRef<std::pair<AccessWindow, ElementState>> a,
+               ArrayRef<std::pair<AccessWindow, ElementState>> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto &[x, y] = pair;
+           return x.first.var == y.first.var &&
+                  x.first.ranges == y.first.ranges &&
+                  isSameState(x.second, y.second);
+         });
+}
+
+LogicalResult Interpreter::execBulkLoop(LoopOp op, const BulkLoopPlan &plan,
+                                        int64_t lo, int64_t hi) {
+  // An iteration that leaves the fixed variables as it found them proves
+  // them at a fixed point; a few tries, then one by one to the end.
+  constexpr int64_t kTries = 4;
+  Block &body = op.getBody().front();
+  for (int64_t y = lo; y < hi; ++y) {
+    sigma[op.getIterator()] = y;
+    bool tryBulk = y > lo && y - lo <= kTries && hi - y > 1;
+    FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> before =
+        failure();
+    if (tryBulk)
+      before = snapshotFixed(op, plan);
+    if (failed(execBlock(body)))
+      return failure();
+    if (failed(before))
+      continue;
+    FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> after =
+        snapshotFixed(op, plan);
+    if (succeeded(after) && isSameSnapshot(*before, *after))
+      return execBulkIterations(op, plan, y + 1, hi);
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execBulkIterations(LoopOp op,
+                                              const BulkLoopPlan &plan,
+                                              int64_t lo, int64_t hi) {
+  Block &body = op.getBody().front();
+  auto runOneByOne = [&](int64_t from) {
+    for (int64_t y = from; y < hi; ++y) {
+      sigma[op.getIterator()] = y;
+      if (failed(execBlock(body)))
+        return failure();
+    }
+    return success();
+  };
+  sigma[op.getIterator()] = lo;
+  SmallVector<std::pair<Operation *, ElementEffect>> effects;
+  for (Operation &statement : body) {
+    FailureOr<ElementEffect> effect = getEffect(&statement);
+    if (failed(effect))
+      return failure();
+    effects.push_back({&statement, std::move(*effect)});
+  }
+  // Per moving variable: its window in iteration lo (the same in every
+  // statement), and the windows of iterations [lo, hi), disjoint, as one
+  // box where they tile one (else one box per iteration).
+  struct Moving {
+    AccessWindow first;
+    const SmallVector<int64_t> *shift;
+    std::optional<unsigned> dim; // the one moving dimension, if contiguous
+  };
+  llvm::MapVector<StringAttr, Moving> moving;
+  for (const auto &[statement, effect] : effects) {
+    const SmallVector<int64_t> *shift = plan.getShift(effect.window.var);
+    if (!shift)
+      continue;
+    auto [it, inserted] =
+        moving.try_emplace(effect.window.var, Moving{effect.window, shift, {}});
+    if (!inserted && it->second.first.ranges != effect.window.ranges)
+      return runOneByOne(lo);
+  }
+  int64_t count = hi - lo;
+  for (auto &[var, info] : moving) {
+    if (info.first.empty() || info.shift->size() != info.first.ranges.size())
+      return runOneByOne(lo);
+    // Disjoint iterations: some dimension moves by at least the extent.
+    // The last window must not overflow.
+    bool disjoint = false;
+    unsigned movingDims = 0;
+    for (auto [d, range, step] :
+         llvm::enumerate(info.first.ranges, *info.shift)) {
+      int64_t extent, offset, moved;
+      if (llvm::SubOverflow(range.second, range.first, extent) ||
+          llvm::AddOverflow(extent, int64_t(1), extent) ||
+          llvm::MulOverflow(step, count - 1, offset) ||
+          llvm::AddOverflow(range.first, offset, moved) ||
+          llvm::AddOverflow(range.second, offset, moved))
+        return runOneByOne(lo);
+      if (step == 0)
+        continue;
+      ++movingDims;
+      if (step >= extent || -step >= extent)
+        disjoint = true;
+      if (step == extent || -step == extent)
+        info.dim = d;
+    }
+    if (!disjoint)
+      return runOneByOne(lo);
+    if (movingDims != 1)
+      info.dim.reset();
+  }
+  auto windowAt = [&](const Moving &info, int64_t y) {
+    AccessWindow window = info.first;
+    for (auto [range, step] : llvm::zip(window.ranges, *info.shift)) {
+      range.first += step * (y - lo);
+      range.second += step * (y - lo);
+    }
+    return window;
+  };
+  // The windows of iterations [lo, end), with the iteration of each.
+  auto forEachWindow =
+      [&](const Moving &info, int64_t end,
+          function_ref<bool(const AccessWindow &, int64_t)> fn) {
+        if (end <= lo)
+          return;
+        if (!info.dim) {
+          for (int64_t y = lo; y < end; ++y)
+            if (!fn(windowAt(info, y), y))
+              return;
+          return;
+        }
+        AccessWindow all = info.first;
+        AccessWindow last = windowAt(info, end - 1);
+        auto &range = all.ranges[*info.dim];
+        range = {std::min(range.first, last.ranges[*info.dim].first),
+                 std::max(range.second, last.ranges[*info.dim].second)};
+        fn(all, lo);
+      };
+
+  // Dry run: the first iteration in which a check on a moving variable
+  // fails, if any (each element's state evolves alone, so elements that
+  // share a state share the outcome).
+  int64_t stop = hi;
+  for (const auto &[var, info] : moving) {
+    DenseMap<const ElementState *, bool> outcome;
+    auto fails = [&](const ElementState &start) {
+      auto [it, inserted] = outcome.try_emplace(&start, false);
+      if (!inserted)
+        return it->second;
+      ElementState state = start;
+      for (const auto &[statement, effect] : effects) {
+        if (effect.window.var != var)
+          continue;
+        if (effect.kind != ElementEffect::Kind::Check)
+          effect.apply(state);
+        else if (effect.findRejected(state))
+          return it->second = true;
+      }
+      return false;
+    };
+    forEachWindow(info, stop, [&](const AccessWindow &window, int64_t y) {
+      env->visitBoxes(window, [&](const AccessWindow &box,
+                                  const ElementState &state) {
+        if (!fails(state))
+          return;
+        int64_t at = y;
+        if (info.dim) {
+          // The iteration holding the box's first element in iteration
+          // order.
+          unsigned d = *info.dim;
+          int64_t step = (*info.shift)[d];
+          at = step > 0 ? lo + (box.ranges[d].first - info.first.ranges[d].first) / step
+                        : lo + (info.first.ranges[d].second - box.ranges[d].second) / -step;
+        }
+        stop = std::min(stop, at);
+      });
+      return y + 1 < stop;
+    });
+  }
+
+  // Iterations [lo, stop) pass: their clears and records on the moving
+  // variables, at once; the fixed variables stay at their fixed point.
+  for (const auto &[statement, effect] : effects) {
+    auto it = moving.find(effect.window.var);
+    if (it == moving.end())
+      continue;
+    forEachWindow(it->second, stop, [&](const AccessWindow &window, int64_t) {
+      if (recorder && effect.kind == ElementEffect::Kind::Record)
+        recorder->noteRecord(window);
+      else if (recorder)
+        recorder->noteProbe(window, effect.reads);
+      if (effect.kind != ElementEffect::Kind::Check)
+        env->update(window,
+                    [&](ElementState &state) { return effect.apply(state); });
+      return true;
+    });
+  }
+  // The failing iteration runs as written and reports its error.
+  return runOneByOne(stop);
 }
 
 LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
@@ -621,7 +862,9 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
   for (StringRef item : items) {
     StringRef name = item.split('=').first;
     if (llvm::is_contained(
-            {"args", "engine", "proc", "replay-tasks", "replay-remarks"}, name))
+            {"args", "engine", "proc", "replay-tasks", "replay-remarks",
+             "bulk-loops"},
+            name))
       kept.push_back(item.str());
     else
       bindings.push_back(item.str());

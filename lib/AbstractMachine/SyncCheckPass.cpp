@@ -105,7 +105,7 @@ void SyncCheckPass::runOnOperation() {
         bindParams(*amProc, *bindings, getArgument());
     ok &= succeeded(values) &&
           succeeded(interpretProc(*amProc, *values,
-                                  {*engineKind, replayTasks, replayRemarks}));
+                                  {*engineKind, replayTasks, bulkLoops, replayRemarks}));
   }
   if (!ok)
     signalPassFailure();

@@ -35,6 +35,10 @@ struct InterpretOptions {
   /// where that gives the same result (docs/abstract-machine.md "Task
   /// replay").
   bool replayTasks = true;
+  /// Whether the box engine runs the iterations of loops whose bodies only
+  /// check, clear and record in bulk once they reach a fixed point
+  /// (docs/abstract-machine.md "Loops in bulk").
+  bool bulkLoops = true;
   /// Whether to emit a remark per replayable task loop: how many of its
   /// tasks ran statement by statement and how many were replayed.
   bool replayRemarks = false;
@@ -62,7 +66,7 @@ parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
 /// Rewrites pass options where `name=value` items stand for themselves
 /// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
 /// an option of the interpreting passes (`args`, `engine`, `proc`,
-/// `replay-tasks`, `replay-remarks`) are kept.
+/// `replay-tasks`, `replay-remarks`, `bulk-loops`) are kept.
 std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A
