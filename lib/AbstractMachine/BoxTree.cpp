@@ -10,6 +10,7 @@
 
 #include "BoxTree.h"
 #include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -17,27 +18,27 @@ using namespace mlir::exoam;
 constexpr int64_t kMinIndex = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxIndex = std::numeric_limits<int64_t>::max();
 
-/// One interval of a level: at the last level it holds a value; above, a
-/// subtree (null: 0 everywhere below).
+/// One interval [lo, hi] of a level (lo is its key in the level): at the
+/// last level it holds a value; above, a subtree (null: 0 everywhere below).
 struct BoxTree::Segment {
-  int64_t lo, hi;
+  int64_t hi;
   Value value = 0;
   std::unique_ptr<Node> child;
 };
 
-/// One level: disjoint intervals in increasing order covering all of int64.
+/// One level: disjoint intervals by their first index, covering all of
+/// int64. (An ordered map: a level may hold very many intervals, split and
+/// merged anywhere.)
 struct BoxTree::Node {
-  std::vector<Segment> segments;
+  using Segments = std::map<int64_t, Segment>;
+  Segments segments;
 
-  /// The positions [first, last] of the segments that meet [lo, hi] (some
-  /// do if lo <= hi, since the segments cover all of int64).
-  std::pair<size_t, size_t> findSegments(int64_t lo, int64_t hi) const {
-    auto holder = [&](int64_t at) -> size_t {
-      auto it = llvm::upper_bound(
-          segments, at, [](int64_t v, const Segment &s) { return v < s.lo; });
-      return std::distance(segments.begin(), it) - 1;
-    };
-    return {holder(lo), holder(hi)};
+  /// The segment holding `at`.
+  Segments::iterator find(int64_t at) {
+    return std::prev(segments.upper_bound(at));
+  }
+  Segments::const_iterator find(int64_t at) const {
+    return std::prev(segments.upper_bound(at));
   }
 };
 
@@ -88,27 +89,24 @@ void BoxTree::release(Value value) const {
 
 std::unique_ptr<BoxTree::Node> BoxTree::makeNode() const {
   auto node = std::make_unique<Node>();
-  node->segments.push_back({kMinIndex, kMaxIndex, 0, nullptr});
+  node->segments.emplace(kMinIndex, Segment{kMaxIndex, 0, nullptr});
   return node;
 }
 
 std::unique_ptr<BoxTree::Node> BoxTree::copyTree(const Node &node) const {
   auto copy = std::make_unique<Node>();
-  copy->segments.reserve(node.segments.size());
-  for (const Segment &segment : node.segments) {
-    Segment &out = copy->segments.emplace_back();
-    out.lo = segment.lo;
-    out.hi = segment.hi;
-    out.value = segment.value;
+  for (const auto &[lo, segment] : node.segments) {
     retain(segment.value);
-    if (segment.child)
-      out.child = copyTree(*segment.child);
+    copy->segments.emplace_hint(
+        copy->segments.end(), lo,
+        Segment{segment.hi, segment.value,
+                segment.child ? copyTree(*segment.child) : nullptr});
   }
   return copy;
 }
 
 void BoxTree::releaseTree(const Node &node) const {
-  for (const Segment &segment : node.segments) {
+  for (const auto &[lo, segment] : node.segments) {
     release(segment.value);
     if (segment.child)
       releaseTree(*segment.child);
@@ -117,19 +115,15 @@ void BoxTree::releaseTree(const Node &node) const {
 
 /// Splits the segment holding `at` so that a segment starts at `at`.
 void BoxTree::split(Node &node, int64_t at) const {
-  size_t holder = node.findSegments(at, at).first;
-  Segment &segment = node.segments[holder];
-  if (segment.lo == at)
+  auto holder = node.find(at);
+  if (holder->first == at)
     return;
-  Segment tail;
-  tail.lo = at;
-  tail.hi = segment.hi;
-  tail.value = segment.value;
+  Segment &segment = holder->second;
   retain(segment.value);
-  if (segment.child)
-    tail.child = copyTree(*segment.child);
+  Segment tail{segment.hi, segment.value,
+               segment.child ? copyTree(*segment.child) : nullptr};
   segment.hi = at - 1;
-  node.segments.insert(node.segments.begin() + holder + 1, std::move(tail));
+  node.segments.emplace_hint(std::next(holder), at, std::move(tail));
 }
 
 bool BoxTree::equalTrees(const Node *a, const Node *b) {
@@ -138,35 +132,37 @@ bool BoxTree::equalTrees(const Node *a, const Node *b) {
   if (a->segments.size() != b->segments.size())
     return false;
   for (auto [x, y] : llvm::zip(a->segments, b->segments))
-    if (x.lo != y.lo || x.hi != y.hi || x.value != y.value ||
-        !equalTrees(x.child.get(), y.child.get()))
+    if (x.first != y.first || x.second.hi != y.second.hi ||
+        x.second.value != y.second.value ||
+        !equalTrees(x.second.child.get(), y.second.child.get()))
       return false;
   return true;
 }
 
-/// Merges segments [first, last] (the ones that changed) with neighbours of
-/// equal contents.
-void BoxTree::merge(Node &node, bool leaf, size_t first, size_t last) const {
-  std::vector<Segment> &segments = node.segments;
-  size_t begin = first == 0 ? 0 : first - 1;
-  size_t end = std::min(last + 1, segments.size() - 1);
-  size_t out = begin;
-  for (size_t i = begin + 1; i <= end; ++i) {
-    Segment &kept = segments[out];
-    Segment &next = segments[i];
-    bool same = leaf ? kept.value == next.value
-                     : equalTrees(kept.child.get(), next.child.get());
-    if (same) {
-      kept.hi = next.hi;
-      release(next.value);
-      if (next.child)
-        releaseTree(*next.child);
+/// Merges the segments starting at `first` to `last` (the ones that changed)
+/// with neighbours of equal contents.
+void BoxTree::merge(Node &node, bool leaf, int64_t first, int64_t last) const {
+  auto begin = node.segments.find(first);
+  if (begin != node.segments.begin())
+    --begin;
+  auto end = std::next(node.segments.find(last));
+  if (end != node.segments.end())
+    ++end;
+  auto kept = begin;
+  for (auto next = std::next(begin); next != end;) {
+    Segment &a = kept->second, &b = next->second;
+    bool same =
+        leaf ? a.value == b.value : equalTrees(a.child.get(), b.child.get());
+    if (!same) {
+      kept = next++;
       continue;
     }
-    if (++out != i)
-      segments[out] = std::move(next);
+    a.hi = b.hi;
+    release(b.value);
+    if (b.child)
+      releaseTree(*b.child);
+    next = node.segments.erase(next);
   }
-  segments.erase(segments.begin() + out + 1, segments.begin() + end + 1);
 }
 
 void BoxTree::updateNode(Node &node, unsigned level, Ranges ranges,
@@ -176,9 +172,10 @@ void BoxTree::updateNode(Node &node, unsigned level, Ranges ranges,
   split(node, lo);
   if (hi != kMaxIndex)
     split(node, hi + 1);
-  auto [first, last] = node.findSegments(lo, hi);
-  for (size_t index = first; index <= last; ++index) {
-    Segment &segment = node.segments[index];
+  auto first = node.segments.find(lo), last = node.find(hi);
+  int64_t lastLo = last->first;
+  for (auto it = first;; ++it) {
+    Segment &segment = it->second;
     if (leaf) {
       Value next = replace(segment.value);
       if (next != segment.value) {
@@ -186,13 +183,15 @@ void BoxTree::updateNode(Node &node, unsigned level, Ranges ranges,
         release(segment.value);
         segment.value = next;
       }
-      continue;
+    } else {
+      if (!segment.child)
+        segment.child = makeNode();
+      updateNode(*segment.child, level + 1, ranges, replace);
     }
-    if (!segment.child)
-      segment.child = makeNode();
-    updateNode(*segment.child, level + 1, ranges, replace);
+    if (it == last)
+      break;
   }
-  merge(node, leaf, first, last);
+  merge(node, leaf, lo, lastLo);
 }
 
 void BoxTree::update(Ranges ranges, function_ref<Value(Value)> replace) {
@@ -220,10 +219,10 @@ void BoxTree::visitNodeBoxes(const Node *node, unsigned level, Ranges ranges,
     return;
   }
   bool leaf = level + 1 == rank;
-  auto [first, last] = node->findSegments(lo, hi);
-  for (const Segment &segment :
-       ArrayRef(node->segments).slice(first, last - first + 1)) {
-    box[level] = {std::max(lo, segment.lo), std::min(hi, segment.hi)};
+  for (auto it = node->find(lo); it != node->segments.end() && it->first <= hi;
+       ++it) {
+    const Segment &segment = it->second;
+    box[level] = {std::max(lo, it->first), std::min(hi, segment.hi)};
     if (leaf)
       fn(box, segment.value);
     else
@@ -245,22 +244,14 @@ bool BoxTree::visitNodeElements(
     const Node *node, unsigned level, Ranges ranges,
     SmallVectorImpl<int64_t> &index, bool distinct, llvm::DenseSet<Value> &seen,
     function_ref<bool(ArrayRef<int64_t>, Value)> fn) const {
-  static const Node empty = [] {
-    Node node;
-    node.segments.push_back({kMinIndex, kMaxIndex, 0, nullptr});
-    return node;
-  }();
-  if (!node)
-    node = &empty;
   auto [lo, hi] = ranges[level];
   bool leaf = level + 1 == rank;
-  auto [firstSegment, lastSegment] = node->findSegments(lo, hi);
-  for (const Segment &segment :
-       ArrayRef(node->segments)
-           .slice(firstSegment, lastSegment - firstSegment + 1)) {
+  // An absent subtree holds 0 on one interval covering all of int64.
+  Segment everywhere{kMaxIndex, 0, nullptr};
+  auto visitSegment = [&](int64_t segmentLo, const Segment &segment) {
     // With `distinct`, the first index of the segment stands for all of it:
     // every index of it has the same subtree.
-    int64_t first = std::max(lo, segment.lo);
+    int64_t first = std::max(lo, segmentLo);
     int64_t last = distinct ? first : std::min(hi, segment.hi);
     for (int64_t i = first;; ++i) {
       index[level] = i;
@@ -273,12 +264,17 @@ bool BoxTree::visitNodeElements(
         return false;
       }
       if (i == last) // (no increment past int64's end)
-        break;
+        return true;
     }
-  }
+  };
+  if (!node)
+    return visitSegment(kMinIndex, everywhere);
+  for (auto it = node->find(lo); it != node->segments.end() && it->first <= hi;
+       ++it)
+    if (!visitSegment(it->first, it->second))
+      return false;
   return true;
 }
-
 bool BoxTree::visitElements(
     Ranges ranges, bool distinct,
     function_ref<bool(ArrayRef<int64_t>, Value)> fn) const {

@@ -70,7 +70,7 @@ private:
   void retain(Value value) const;
   void release(Value value) const;
   void split(Node &node, int64_t at) const;
-  void merge(Node &node, bool leaf, size_t first, size_t last) const;
+  void merge(Node &node, bool leaf, int64_t first, int64_t last) const;
   static bool equalTrees(const Node *a, const Node *b);
   void updateNode(Node &node, unsigned level, Ranges ranges,
                   function_ref<Value(Value)> replace);
