@@ -32,7 +32,8 @@ public:
         env(options.engine == Engine::Reference ? createReferenceStore()
                                                 : createBoxStore()) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
-  /// A remark per replayable task loop that ran: its tasks run and replayed.
+  /// A remark per replayable task loop that ran (its tasks run and
+  /// replayed) and per loop that ran iterations in bulk.
   void emitReplayRemarks();
   /// Whether the run stopped at a check whose diagnostic would name a
   /// record in its finished form.
@@ -51,17 +52,18 @@ private:
   LogicalResult execTask(LoopOp op, TaskLoopState &state);
   /// The state of a task loop whose tasks the box engine replays, if any.
   TaskLoopState *getTaskLoop(LoopOp op);
-  /// The plan of a loop whose iterations the box engine may run in bulk.
-  const BulkLoopPlan *getBulkLoop(LoopOp op);
+  /// The state of a loop whose iterations the box engine may run in bulk.
+  struct BulkLoopState;
+  BulkLoopState *getBulkLoop(LoopOp op);
   /// LOOPSTEP for iterations [lo, hi) of a loop with a bulk plan: runs them
   /// one by one until its fixed variables reach a fixed point, then the
   /// rest in bulk.
-  LogicalResult execBulkLoop(LoopOp op, const BulkLoopPlan &plan, int64_t lo,
+  LogicalResult execBulkLoop(LoopOp op, BulkLoopState &state, int64_t lo,
                              int64_t hi);
   /// Runs iterations [lo, hi) of `op` in bulk, its fixed variables being at
   /// a fixed point; fails like the first failing iteration would.
-  LogicalResult execBulkIterations(LoopOp op, const BulkLoopPlan &plan,
-                                   int64_t lo, int64_t hi);
+  LogicalResult execBulkIterations(LoopOp op, BulkLoopState &state, int64_t lo,
+                                   int64_t hi);
   /// The states of the fixed variables' windows of `op`'s body under sigma.
   FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
   snapshotFixed(LoopOp op, const BulkLoopPlan &plan);
@@ -114,9 +116,14 @@ private:
   };
   /// (Boxed: a state stays where it is while the loop's body adds entries.)
   llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
-  /// Per sequential loop, its bulk plan (none: its iterations run one by
-  /// one).
-  DenseMap<Operation *, std::optional<BulkLoopPlan>> bulkLoops;
+  /// Per sequential loop (in first-run order), its bulk plan (none: its
+  /// iterations run one by one), and how many of its iterations ran one by
+  /// one and in bulk.
+  struct BulkLoopState {
+    std::optional<BulkLoopPlan> plan;
+    int64_t ran = 0, bulk = 0;
+  };
+  llvm::MapVector<Operation *, BulkLoopState> bulkLoops;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
   /// A task of a replayable loop whose global records are as made, to be
@@ -205,8 +212,8 @@ LogicalResult Interpreter::execLoop(LoopOp op) {
       exogpu::evaluateControlExpr(op.getBounds().getResult(0), *values);
   int64_t hi =
       exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
-  if (const BulkLoopPlan *plan = getBulkLoop(op))
-    return execBulkLoop(op, *plan, lo, hi);
+  if (BulkLoopState *bulk = getBulkLoop(op))
+    return execBulkLoop(op, *bulk, lo, hi);
   // LOOPSTEP while lo < hi, then LOOPDONE.
   TaskLoopState *taskLoop = getTaskLoop(op);
   for (int64_t y = lo; y < hi; ++y) {
@@ -229,13 +236,13 @@ Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
   return it->second->plan ? it->second.get() : nullptr;
 }
 
-const BulkLoopPlan *Interpreter::getBulkLoop(LoopOp op) {
+Interpreter::BulkLoopState *Interpreter::getBulkLoop(LoopOp op) {
   if (options.engine != Engine::Box || !options.bulkLoops)
     return nullptr;
   auto [it, inserted] = bulkLoops.try_emplace(op);
   if (inserted)
-    it->second = BulkLoopPlan::analyze(op);
-  return it->second ? &*it->second : nullptr;
+    it->second.plan = BulkLoopPlan::analyze(op);
+  return it->second.plan ? &it->second : nullptr;
 }
 
 FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
@@ -255,11 +262,9 @@ Interpreter::snapshotFixed(LoopOp op, const BulkLoopPlan &plan) {
 }
 
 /// Whether two snapshots are the same boxes with the same states.
-static bool
-isSameSnapshot(ArrayRef<std::pair<AccessWindow, ElementState>> a,
-               ArrayRef<std::pair<AccessWindow, ElementState>> b) {
-  return a.size() == b.size() &&
-         llvm::all_of(llvm::zip(a, b), [](auto pair) {
+static bool isSameSnapshot(ArrayRef<std::pair<AccessWindow, ElementState>> a,
+                           ArrayRef<std::pair<AccessWindow, ElementState>> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
            auto &[x, y] = pair;
            return x.first.var == y.first.var &&
                   x.first.ranges == y.first.ranges &&
@@ -267,8 +272,9 @@ isSameSnapshot(ArrayRef<std::pair<AccessWindow, ElementState>> a,
          });
 }
 
-LogicalResult Interpreter::execBulkLoop(LoopOp op, const BulkLoopPlan &plan,
+LogicalResult Interpreter::execBulkLoop(LoopOp op, BulkLoopState &state,
                                         int64_t lo, int64_t hi) {
+  const BulkLoopPlan &plan = *state.plan;
   // An iteration that leaves the fixed variables as it found them proves
   // them at a fixed point; a few tries, then one by one to the end.
   constexpr int64_t kTries = 4;
@@ -280,6 +286,7 @@ LogicalResult Interpreter::execBulkLoop(LoopOp op, const BulkLoopPlan &plan,
         failure();
     if (tryBulk)
       before = snapshotFixed(op, plan);
+    ++state.ran;
     if (failed(execBlock(body)))
       return failure();
     if (failed(before))
@@ -287,18 +294,19 @@ LogicalResult Interpreter::execBulkLoop(LoopOp op, const BulkLoopPlan &plan,
     FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> after =
         snapshotFixed(op, plan);
     if (succeeded(after) && isSameSnapshot(*before, *after))
-      return execBulkIterations(op, plan, y + 1, hi);
+      return execBulkIterations(op, state, y + 1, hi);
   }
   return success();
 }
 
-LogicalResult Interpreter::execBulkIterations(LoopOp op,
-                                              const BulkLoopPlan &plan,
+LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
                                               int64_t lo, int64_t hi) {
+  const BulkLoopPlan &plan = *state.plan;
   Block &body = op.getBody().front();
   auto runOneByOne = [&](int64_t from) {
     for (int64_t y = from; y < hi; ++y) {
       sigma[op.getIterator()] = y;
+      ++state.ran;
       if (failed(execBlock(body)))
         return failure();
     }
@@ -420,8 +428,11 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op,
           // order.
           unsigned d = *info.dim;
           int64_t step = (*info.shift)[d];
-          at = step > 0 ? lo + (box.ranges[d].first - info.first.ranges[d].first) / step
-                        : lo + (info.first.ranges[d].second - box.ranges[d].second) / -step;
+          at = step > 0
+                   ? lo + (box.ranges[d].first - info.first.ranges[d].first) /
+                              step
+                   : lo + (info.first.ranges[d].second - box.ranges[d].second) /
+                              -step;
         }
         stop = std::min(stop, at);
       });
@@ -446,6 +457,7 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op,
       return true;
     });
   }
+  state.bulk += stop - lo;
   // The failing iteration runs as written and reports its error.
   return runOneByOne(stop);
 }
@@ -828,6 +840,11 @@ void Interpreter::emitReplayRemarks() {
       emitRemark(loop->getLoc())
           << "task loop: " << state->ran << " task(s) ran, " << state->replayed
           << " replayed";
+  for (const auto &[loop, state] : bulkLoops)
+    if (state.plan && state.bulk)
+      emitRemark(loop->getLoc())
+          << "loop: " << state.ran << " iteration(s) ran, " << state.bulk
+          << " in bulk";
 }
 
 //===----------------------------------------------------------------------===//
@@ -861,10 +878,9 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
   SmallVector<std::string> kept, bindings;
   for (StringRef item : items) {
     StringRef name = item.split('=').first;
-    if (llvm::is_contained(
-            {"args", "engine", "proc", "replay-tasks", "replay-remarks",
-             "bulk-loops"},
-            name))
+    if (llvm::is_contained({"args", "engine", "proc", "replay-tasks",
+                            "replay-remarks", "bulk-loops"},
+                           name))
       kept.push_back(item.str());
     else
       bindings.push_back(item.str());
