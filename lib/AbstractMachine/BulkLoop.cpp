@@ -32,10 +32,10 @@ std::optional<BulkLoopPlan> BulkLoopPlan::analyze(LoopOp loop) {
       return std::nullopt;
     bool ok = true;
     forEachAccess(&op, [&](StringAttr name, AccessAttr access) {
-      bool moves = llvm::any_of(access.getCoords().getResults(),
-                                [&](AffineExpr expr) {
-                                  return usesIterator(expr, iteratorOf);
-                                });
+      bool moves =
+          llvm::any_of(access.getCoords().getResults(), [&](AffineExpr expr) {
+            return usesIterator(expr, iteratorOf);
+          });
       if (name != "target") {
         ok &= !moves; // an observed barrier
         return;

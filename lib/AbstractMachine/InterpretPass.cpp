@@ -52,8 +52,9 @@ void ExoAMInterpretPass::runOnOperation() {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(proc, *bindings, getArgument());
     ok &= succeeded(values) &&
-          succeeded(interpretProc(proc, *values,
-                                  {*engineKind, replayTasks, bulkLoops, replayRemarks}));
+          succeeded(interpretProc(
+              proc, *values,
+              {*engineKind, replayTasks, bulkLoops, replayRemarks}));
   });
   if (!ok)
     signalPassFailure();

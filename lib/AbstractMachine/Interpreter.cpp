@@ -276,12 +276,13 @@ LogicalResult Interpreter::execBulkLoop(LoopOp op, BulkLoopState &state,
                                         int64_t lo, int64_t hi) {
   const BulkLoopPlan &plan = *state.plan;
   // An iteration that leaves the fixed variables as it found them proves
-  // them at a fixed point; a few tries, then one by one to the end.
-  constexpr int64_t kTries = 4;
+  // them at a fixed point; a few tries, then one by one to the end. (Not
+  // worth trying with few iterations left.)
+  constexpr int64_t kTries = 4, kFewest = 8;
   Block &body = op.getBody().front();
   for (int64_t y = lo; y < hi; ++y) {
     sigma[op.getIterator()] = y;
-    bool tryBulk = y > lo && y - lo <= kTries && hi - y > 1;
+    bool tryBulk = y > lo && y - lo <= kTries && hi - y > kFewest;
     FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> before =
         failure();
     if (tryBulk)

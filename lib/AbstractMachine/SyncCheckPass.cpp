@@ -104,8 +104,9 @@ void SyncCheckPass::runOnOperation() {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(*amProc, *bindings, getArgument());
     ok &= succeeded(values) &&
-          succeeded(interpretProc(*amProc, *values,
-                                  {*engineKind, replayTasks, bulkLoops, replayRemarks}));
+          succeeded(interpretProc(
+              *amProc, *values,
+              {*engineKind, replayTasks, bulkLoops, replayRemarks}));
   }
   if (!ok)
     signalPassFailure();

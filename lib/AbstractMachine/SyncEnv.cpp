@@ -317,22 +317,45 @@ bool mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
     pruned = records.size() != before;
   }
   size_t oldSize = records.size();
-  // Equal plain records hash alike: compare only within a bucket, so that
-  // adding m records to n costs O(n + m) rather than O(n m). Groups are
-  // few; they are compared one by one.
+  // Equal plain records hash alike: past a few records, compare only within
+  // a bucket, so that adding m records to n costs O(n + m) rather than
+  // O(n m). Groups are few; they are compared one by one.
+  constexpr size_t kBucketsFrom = 16;
+  bool useBuckets = records.size() + added.size() > kBucketsFrom;
+  // (Keys keep clear of DenseMap's two reserved values.)
+  auto keyOf = [](const VisibilityRecord &record) -> unsigned {
+    return hashRecord(record) & 0x7fffffffu;
+  };
   DenseMap<unsigned, SmallVector<unsigned, 1>> buckets;
-  SmallVector<unsigned> groups;
+  SmallVector<unsigned> plain, groups;
   auto note = [&](unsigned index) {
     if (records[index].isGroup)
       groups.push_back(index);
+    else if (useBuckets)
+      buckets[keyOf(records[index])].push_back(index);
     else
-      buckets[hashRecord(records[index])].push_back(index);
+      plain.push_back(index);
   };
   for (unsigned index = 0; index < records.size(); ++index)
     note(index);
+  // The plain records that may equal `record` (all of them, or its bucket).
+  auto candidates = [&](const VisibilityRecord &record) -> ArrayRef<unsigned> {
+    if (!useBuckets)
+      return plain;
+    auto it = buckets.find(keyOf(record));
+    return it == buckets.end() ? ArrayRef<unsigned>() : it->second;
+  };
+  auto forEachPlain = [&](function_ref<void(unsigned)> fn) {
+    if (!useBuckets) {
+      llvm::for_each(plain, fn);
+      return;
+    }
+    for (const auto &[key, indices] : buckets)
+      llvm::for_each(indices, fn);
+  };
   for (const VisibilityRecord &record : added) {
     if (!record.isGroup) {
-      bool duplicate = llvm::any_of(buckets[hashRecord(record)],
+      bool duplicate = llvm::any_of(candidates(record),
                                     [&](unsigned i) {
                                       return records[i].isSameRecord(record);
                                     }) ||
@@ -347,10 +370,10 @@ bool mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
     }
     // A group keeps the members no existing record equals, in runs.
     ThreadSet duplicates;
-    for (const auto &[hash, indices] : buckets)
-      for (unsigned i : indices)
-        if (std::optional<GlobalThread> t = findEqualMember(record, records[i]))
-          duplicates.insert(getSingleton(*t));
+    forEachPlain([&](unsigned i) {
+      if (std::optional<GlobalThread> t = findEqualMember(record, records[i]))
+        duplicates.insert(getSingleton(*t));
+    });
     for (unsigned i : groups)
       if (haveEqualMembers(records[i], record))
         record.actors.forEachThread([&](GlobalThread t) {

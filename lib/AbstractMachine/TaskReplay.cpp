@@ -156,6 +156,7 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
     forEachAccess(op, [&](StringAttr name, AccessAttr access) {
       AffineMap coords = access.getCoords();
       if (plan.isLocal(access.getVar())) {
+        plan.localAccesses[op].push_back(access.getVar());
         ok &= llvm::none_of(coords.getResults(), [&](AffineExpr e) {
           return usesIterator(e, taskOf);
         });
@@ -287,12 +288,8 @@ void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
 }
 
 void TaskRecorder::noteStatement(Operation *op) {
-  if (isa<AllocOp>(op))
-    return;
-  forEachAccess(op, [&](StringAttr, AccessAttr access) {
-    valid &=
-        !plan.isLocal(access.getVar()) || allocations.contains(access.getVar());
-  });
+  for (StringAttr var : plan.getLocalAccesses(op))
+    valid &= allocations.contains(var);
 }
 
 void TaskRecorder::noteRecord(const AccessWindow &window) {

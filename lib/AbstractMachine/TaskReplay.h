@@ -43,6 +43,12 @@ public:
   /// The number of statements of the prefix (inc_task_id included).
   unsigned getPrefixSize() const { return prefixSize; }
   bool isLocal(StringAttr var) const { return locals.contains(var); }
+  /// The local variables statement `op` of the body accesses (other than
+  /// by ALLOC).
+  ArrayRef<StringAttr> getLocalAccesses(Operation *op) const {
+    auto it = localAccesses.find(op);
+    return it == localAccesses.end() ? ArrayRef<StringAttr>() : it->second;
+  }
   /// The values defined outside the body that the body uses, other than
   /// task iterators: two tasks with equal values run the same statements.
   ArrayRef<Value> getKeyValues() const { return keyValues.getArrayRef(); }
@@ -72,6 +78,7 @@ private:
   unsigned prefixSize = 1;
   bool finishes = false, localsInside = false;
   llvm::DenseSet<StringAttr> locals;
+  DenseMap<Operation *, SmallVector<StringAttr, 1>> localAccesses;
   llvm::SetVector<Value> keyValues;
   SmallVector<Value> taskIterators;
   /// Per global variable, per dimension, the coefficient of each task
