@@ -139,10 +139,10 @@ private:
   };
   /// Per barrier element in its current lifetime: the cells with a record
   /// that observed it, by the count observed; and per AWAIT signature the
-  /// start of its latest lift and the largest Max it ran with.
+  /// largest Max it ran with.
   struct BarrierIndex {
     std::set<std::pair<int64_t, CellId>> observers;
-    std::map<LiftSignature, std::pair<ChangeNumber, int64_t>> awaits;
+    std::map<LiftSignature, int64_t> awaits;
   };
   std::map<ElementKey, BarrierIndex, KeyLess> barriers;
 
@@ -244,10 +244,6 @@ ChangeNumber BoxStore::beginLift() {
     logBase += dropped;
     eraseFromMap(seenByLifts,
                  [&](ChangeNumber start) { return start < logBase; });
-    for (auto &[key, barrier] : barriers)
-      eraseFromMap(barrier.awaits, [&](std::pair<ChangeNumber, int64_t> mark) {
-        return mark.first < logBase;
-      });
   }
   latestLiftStart = logBase + changeLog.size();
   return latestLiftStart;
@@ -310,21 +306,22 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
 void BoxStore::liftObserving(const ElementKey &barrier, int64_t max,
                              const RecordLift &lambda,
                              const LiftSignature &signature) {
-  ChangeNumber start = beginLift();
+  beginLift();
   auto found = barriers.find(barrier);
   if (found == barriers.end())
     return;
   BarrierIndex &index = found->second;
   DenseSet<CellId> visited;
-  // Cells unchanged since an earlier lift with this signature: only the
-  // counts above its Max are new.
+  // An earlier lift with this signature raised every record that had
+  // observed a count up to its Max; a record cannot observe such a count
+  // later (counts only grow within a lifetime, and a record observes the
+  // current count), and grants are never lost: only the counts above the
+  // largest earlier Max are new.
   std::optional<int64_t> done;
-  auto [it, inserted] = index.awaits.try_emplace(signature, start, max);
+  auto [it, inserted] = index.awaits.try_emplace(signature, max);
   if (!inserted) {
-    auto [since, previousMax] = it->second;
-    it->second = {start, std::max(max, previousMax)};
-    liftLogged(since, start, lambda, visited);
-    done = previousMax;
+    done = it->second;
+    it->second = std::max(max, it->second);
   }
   if (done && *done >= max)
     return;

@@ -14,6 +14,7 @@
 #include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "StatementInfo.h"
 #include "TaskReplay.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -85,6 +86,10 @@ private:
   LogicalResult execFence(FenceOp op);
   LogicalResult execArrive(ArriveOp op);
   LogicalResult execAwait(AwaitOp op);
+  /// The AWAITs that may still raise records through an element of
+  /// `barrier` (accessed by `op`), if every lifetime of it lies within one
+  /// task (then within the current one).
+  std::optional<BarrierAwaiters> getAwaiters(Operation *op, StringAttr barrier);
   LogicalResult execCheckBarrier(CheckBarrierOp op);
 
   /// sigma applied to the control operands of `op`.
@@ -124,6 +129,8 @@ private:
     int64_t ran = 0, bulk = 0;
   };
   llvm::MapVector<Operation *, BulkLoopState> bulkLoops;
+  /// Per barrier variable, the reach of its AWAITs (none: unknown).
+  DenseMap<StringAttr, std::optional<AwaitReach>> awaitReaches;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
   /// A task of a replayable loop whose global records are as made, to be
@@ -734,10 +741,26 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     signature.push_back(key.index.size());
     signature.append(key.index.begin(), key.index.end());
   }
+  // (Box engine: the reach of each barrier's AWAITs, to skip counts no
+  // AWAIT could use.)
+  SmallVector<std::optional<BarrierAwaiters>> awaiters;
+  if (options.engine == Engine::Box)
+    for (const auto &[key, count] : counts)
+      awaiters.push_back(getAwaiters(op, key.var));
+  auto awaitersOf = [&](const ElementKey &key) -> const BarrierAwaiters * {
+    for (auto [entry, known] : llvm::zip(counts, awaiters))
+      if (entry.first.var == key.var)
+        return known ? &*known : nullptr;
+    return nullptr;
+  };
   env->liftSeenBy(
       *threads,
       [&](std::vector<VisibilityRecord> &records) {
-        return liftArrive(records, op.getTransitive(), *threads, pre, counts);
+        return liftArrive(
+            records, op.getTransitive(), *threads, pre, counts,
+            awaiters.empty()
+                ? function_ref<const BarrierAwaiters *(const ElementKey &)>()
+                : awaitersOf);
       },
       signature);
   env->update(getElementWindow(*home), [](ElementState &state) {
@@ -745,6 +768,18 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     return false;
   });
   return success();
+}
+
+std::optional<BarrierAwaiters> Interpreter::getAwaiters(Operation *op,
+                                                        StringAttr barrier) {
+  auto [it, inserted] = awaitReaches.try_emplace(barrier);
+  if (inserted)
+    it->second = getAwaitReach(op->getParentOfType<ProcOp>(), barrier);
+  if (!it->second || it->second->threads <= 0)
+    return std::nullopt;
+  IntervalSet first;
+  first.insert(0, it->second->threads - 1);
+  return BarrierAwaiters{ThreadSet::get(task, first), it->second->grants};
 }
 
 LogicalResult Interpreter::execAwait(AwaitOp op) {

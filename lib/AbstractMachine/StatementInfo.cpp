@@ -35,6 +35,75 @@ void mlir::exoam::forEachAccess(Operation *op,
   }
 }
 
+bool mlir::exoam::isAllocatedBefore(Operation *op, StringAttr var,
+                                    Block &body) {
+  for (Operation *at = op; at; at = at->getParentOp()) {
+    for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode())
+      if (auto alloc = dyn_cast<AllocOp>(prev);
+          alloc && alloc.getTarget().getVar() == var)
+        return true;
+    if (at->getBlock() == &body)
+      return false;
+  }
+  return false;
+}
+
+/// The innermost task loop around `op`, if any.
+static LoopOp getEnclosingTaskLoop(Operation *op) {
+  for (auto loop = op->getParentOfType<LoopOp>(); loop;
+       loop = loop->getParentOfType<LoopOp>())
+    if (isTaskLoop(loop))
+      return loop;
+  return {};
+}
+
+bool mlir::exoam::hasLifetimesWithinTasks(ProcOp proc, StringAttr var) {
+  bool within = true;
+  proc.walk([&](Operation *op) {
+    if (isa<AllocOp>(op) || !within)
+      return;
+    forEachAccess(op, [&](StringAttr, AccessAttr access) {
+      if (access.getVar() != var)
+        return;
+      LoopOp task = getEnclosingTaskLoop(op);
+      within &= task && isAllocatedBefore(op, var, task.getBody().front());
+    });
+  });
+  return within;
+}
+
+std::optional<AwaitReach> mlir::exoam::getAwaitReach(ProcOp proc,
+                                                     StringAttr var) {
+  if (!hasLifetimesWithinTasks(proc, var))
+    return std::nullopt;
+  AwaitReach reach;
+  bool ok = true;
+  proc.walk([&](AwaitOp await) {
+    if (await.getBarrier().getVar() != var)
+      return;
+    ThreadMappingAttr threads = await.getThreads();
+    if (threads.getScope() == ExecScope::cpu) {
+      ok = false;
+      return;
+    }
+    // The threads of the collective tiling's index space.
+    int64_t count = 1;
+    for (TilingDimAttr dim : threads.getDims())
+      if (dim.getExtent() < 0 ||
+          llvm::MulOverflow(count, dim.getExtent(), count))
+        ok = false;
+    reach.threads = std::max(reach.threads, count);
+    QualMask full = await.getFull().getBits();
+    std::pair<QualMask, QualMask> grant{full,
+                                        await.getTemp().getBits() & ~full};
+    if (!llvm::is_contained(reach.grants, grant))
+      reach.grants.push_back(grant);
+  });
+  if (!ok)
+    return std::nullopt;
+  return reach;
+}
+
 /// Whether operand `position` is an iterator of interest (or past the list).
 static bool isIterator(uint64_t position, IteratorMap iteratorOf) {
   return position >= iteratorOf.size() || iteratorOf[position] >= 0;

@@ -25,6 +25,31 @@ ThreadMappingAttr getThreadMapping(Operation *op);
 void forEachAccess(Operation *op,
                    function_ref<void(StringAttr, AccessAttr)> fn);
 
+/// Whether an ALLOC of `var` runs before `op` whenever `op` runs within one
+/// execution of `body`: an earlier statement of `op`'s block, or of an
+/// enclosing block inside `body`, allocates it. `op` must be inside `body`.
+bool isAllocatedBefore(Operation *op, StringAttr var, Block &body);
+
+/// Whether every access to `var` in `proc` is in the body of a task loop
+/// (its innermost one), after an ALLOC of `var` there that dominates it
+/// (isAllocatedBefore): then each lifetime of `var` that is used lies within
+/// one task.
+bool hasLifetimesWithinTasks(ProcOp proc, StringAttr var);
+
+/// What the AWAITs on a barrier variable can add to a record (Fig. 22 AWAIT's
+/// augment): their executing threads lie among the first `threads` threads
+/// of a task, and each joins fully_ordered on the timelines of one `full`
+/// set and temporally_ordered on those of the paired `temporal` set.
+struct AwaitReach {
+  int64_t threads = 0;
+  SmallVector<std::pair<QualMask, QualMask>, 1> grants;
+};
+
+/// The reach of the AWAITs on `var` in `proc`, if every lifetime of `var`
+/// lies within one task (hasLifetimesWithinTasks) and no AWAIT runs on the
+/// CPU.
+std::optional<AwaitReach> getAwaitReach(ProcOp proc, StringAttr var);
+
 /// Iterators of interest among a statement's control operands:
 /// `iteratorOf[i]` is the number of the iterator that operand i is, or -1.
 /// An expression or mapping that names an operand past the list counts as

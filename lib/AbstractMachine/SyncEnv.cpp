@@ -596,14 +596,34 @@ bool mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
       });
 }
 
-bool mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
-                             bool transitive, const ThreadSet &exec,
-                             QualMask pre,
-                             ArrayRef<std::pair<ElementKey, int64_t>> counts) {
+bool mlir::exoam::isBeyondAwaiters(const VisibilityRecord &record,
+                                   const BarrierAwaiters &awaiters) {
+  // augment's two joins add nothing when a grant covers them (or their
+  // timelines are empty).
+  const VisibilityFunction &visibility = record.visibility;
+  return llvm::all_of(awaiters.grants, [&](auto grant) {
+    auto [full, temporal] = grant;
+    return (!full || visibility.covers({awaiters.threads, full,
+                                        VisibilityLevel::fully_ordered})) &&
+           (!temporal ||
+            visibility.covers({awaiters.threads, temporal,
+                               VisibilityLevel::temporally_ordered}));
+  });
+}
+
+bool mlir::exoam::liftArrive(
+    std::vector<VisibilityRecord> &records, bool transitive,
+    const ThreadSet &exec, QualMask pre,
+    ArrayRef<std::pair<ElementKey, int64_t>> counts,
+    function_ref<const BarrierAwaiters *(const ElementKey &)> awaitersOf) {
   auto observe = [&](VisibilityRecord &record) {
     bool added = false;
-    for (const auto &[key, count] : counts)
+    for (const auto &[key, count] : counts) {
+      const BarrierAwaiters *awaiters = awaitersOf ? awaitersOf(key) : nullptr;
+      if (awaiters && isBeyondAwaiters(record, *awaiters))
+        continue;
       added |= observeArrive(record.arrives, key, count);
+    }
     if (added)
       record.indexed = false;
     return added;

@@ -79,17 +79,6 @@ static bool finishesWithLoopBody(LoopOp loop) {
 static bool keepsLocalsInside(LoopOp loop,
                               const llvm::DenseSet<StringAttr> &locals) {
   Block &body = loop.getBody().front();
-  auto isAllocatedBefore = [&](Operation *op, StringAttr var) {
-    for (Operation *at = op;; at = at->getParentOp()) {
-      for (Operation *prev = at->getPrevNode(); prev;
-           prev = prev->getPrevNode())
-        if (auto alloc = dyn_cast<AllocOp>(prev);
-            alloc && alloc.getTarget().getVar() == var)
-          return true;
-      if (at->getBlock() == &body)
-        return false;
-    }
-  };
   bool inside = true;
   loop->getParentOfType<ProcOp>().walk([&](Operation *op) {
     if (isa<AllocOp>(op))
@@ -97,7 +86,8 @@ static bool keepsLocalsInside(LoopOp loop,
     bool inBody = loop->isProperAncestor(op);
     forEachAccess(op, [&](StringAttr, AccessAttr access) {
       StringAttr var = access.getVar();
-      if (locals.contains(var) && (!inBody || !isAllocatedBefore(op, var)))
+      if (locals.contains(var) &&
+          (!inBody || !isAllocatedBefore(op, var, body)))
         inside = false;
     });
   });

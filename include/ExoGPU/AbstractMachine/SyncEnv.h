@@ -239,10 +239,29 @@ bool augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
 bool liftFence(std::vector<VisibilityRecord> &records, bool transitive,
                const ThreadSet &exec, QualMask pre, QualMask full,
                QualMask temp);
-/// ARRIVE: witnessed records observe `counts`.
+/// The AWAITs that may still raise a record through a barrier element: their
+/// executing threads lie in `threads`, and each joins fully_ordered on the
+/// timelines of a first set and temporally_ordered on those of the second
+/// (Fig. 22 AWAIT's augment).
+struct BarrierAwaiters {
+  ThreadSet threads;
+  SmallVector<std::pair<QualMask, QualMask>, 1> grants;
+};
+
+/// Whether every AWAIT of `awaiters` leaves `record` as it is (its grants
+/// already cover what the AWAIT would join): the record's observed count of
+/// that barrier then carries no information.
+bool isBeyondAwaiters(const VisibilityRecord &record,
+                      const BarrierAwaiters &awaiters);
+
+/// ARRIVE: witnessed records observe `counts`. With `awaitersOf`, a record
+/// does not observe a barrier whose awaiters are known (non-null) and leave
+/// it as it is (isBeyondAwaiters): no AWAIT could use that count.
 bool liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
                 const ThreadSet &exec, QualMask pre,
-                ArrayRef<std::pair<ElementKey, int64_t>> counts);
+                ArrayRef<std::pair<ElementKey, int64_t>> counts,
+                function_ref<const BarrierAwaiters *(const ElementKey &)>
+                    awaitersOf = nullptr);
 /// AWAIT: records that observed an arrive count of `barrier` at most `max`
 /// are augmented.
 bool liftAwait(std::vector<VisibilityRecord> &records,
