@@ -58,8 +58,8 @@ struct CudaTemplatePiece {
 
 /// Splits `text` into literal text and placeholders. Fails with `error` on a
 /// placeholder that is not closed or has a malformed field.
-FailureOr<SmallVector<CudaTemplatePiece>>
-parseCudaTemplate(StringRef text, std::string &error);
+FailureOr<SmallVector<CudaTemplatePiece>> parseCudaTemplate(StringRef text,
+                                                            std::string &error);
 
 /// Checks every placeholder of `instr`'s template against its parameters
 /// (the grammar above). Fails with `error` naming the first bad placeholder.
