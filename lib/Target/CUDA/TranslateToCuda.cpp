@@ -11,6 +11,9 @@
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
 #include "HostEmitter.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -131,28 +134,48 @@ LogicalResult mlir::exogpu::translateModuleToCudaHeader(ModuleOp module,
   return success();
 }
 
+LogicalResult
+mlir::exogpu::linkInstructionLibraries(ModuleOp module,
+                                       ArrayRef<std::string> paths) {
+  MLIRContext *context = module.getContext();
+  SymbolTable symbols(module);
+  for (const std::string &path : paths) {
+    OwningOpRef<ModuleOp> library = parseSourceFile<ModuleOp>(path, context);
+    if (!library)
+      return emitError(module.getLoc())
+             << "cannot read the instruction library '" << path << "'";
+    Block *body = module.getBody();
+    for (Operation &op : llvm::make_early_inc_range(*library->getBody())) {
+      auto symbol = dyn_cast<SymbolOpInterface>(op);
+      // A definition in the module itself wins over the library's.
+      if (symbol && symbols.lookup(symbol.getName()))
+        continue;
+      op.moveBefore(body, body->begin());
+    }
+  }
+  return success();
+}
+
 void mlir::exogpu::registerToCudaTranslation() {
   auto registerDialects = [](DialectRegistry &registry) {
     registerExoGPUDialect(registry);
   };
+  using TranslateFn = LogicalResult (*)(ModuleOp, raw_ostream &);
+  auto translate = [](StringRef flag, TranslateFn translateFn) {
+    return
+        [flag, translateFn](Operation *op, raw_ostream &os) -> LogicalResult {
+          auto module = dyn_cast<ModuleOp>(op);
+          if (!module)
+            return op->emitError() << "--" << flag << " translates a module";
+          return translateFn(module, os);
+        };
+  };
   TranslateFromMLIRRegistration toCuda(
       "to-cuda", "translate an exogpu module to CUDA C++",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("--to-cuda translates a module");
-        return translateModuleToCuda(module, os);
-      },
-      registerDialects);
+      translate("to-cuda", translateModuleToCuda), registerDialects);
   TranslateFromMLIRRegistration toHeader(
       "to-cuda-header",
-      "write the C/C++ header of an exogpu module's host "
-      "functions",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("--to-cuda-header translates a module");
-        return translateModuleToCudaHeader(module, os);
-      },
+      "write the C/C++ header of an exogpu module's host functions",
+      translate("to-cuda-header", translateModuleToCudaHeader),
       registerDialects);
 }

@@ -28,8 +28,14 @@ LogicalResult translateModuleToCuda(ModuleOp module, raw_ostream &os);
 /// `module` (the host API of docs/cuda-translation.md).
 LogicalResult translateModuleToCudaHeader(ModuleOp module, raw_ostream &os);
 
+/// Moves the definitions of the instruction libraries at `paths` (e.g.
+/// stdlib/sm90a.mlir) into `module`, skipping symbols the module defines.
+LogicalResult linkInstructionLibraries(ModuleOp module,
+                                       ArrayRef<std::string> paths);
+
 /// Registers `--to-cuda` and `--to-cuda-header` with mlir-translate's
-/// registry.
+/// registry, for tools that embed the translation (exogpu-translate itself
+/// also links instruction libraries, see linkInstructionLibraries).
 void registerToCudaTranslation();
 
 } // namespace mlir::exogpu
