@@ -337,8 +337,8 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
              << "template placeholder {" << piece.name
              << "} names no parameter";
     if (instr.getParamKind(param) != ParamKind::data) {
-      std::string value = printControlArg(call, position[param],
-                                          instr.getParamKind(param));
+      std::string value =
+          printControlArg(call, position[param], instr.getParamKind(param));
       expanded += value.find_first_of(" +-*/%") == std::string::npos
                       ? value
                       : "(" + value + ")";

@@ -156,7 +156,8 @@ LogicalResult HostEmitter::emitAlloc(AllocOp alloc) {
     std::string text = state.print(extent);
     if (text.find_first_of("+-*/%") != std::string::npos)
       text = "(" + text + ")";
-    count += (count.empty() ? "static_cast<size_t>(" + text + ")" : " * " + text);
+    count +=
+        (count.empty() ? "static_cast<size_t>(" + text + ")" : " * " + text);
   }
   if (count.empty())
     count = "1";

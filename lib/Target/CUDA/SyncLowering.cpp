@@ -11,7 +11,7 @@
 //               cp.async.wait_all (Sm80), cp.async.bulk.wait_group 0 (tmaG),
 //               wgmma.wait_group 0 (wgA, wgD, wgS, unless only later wgmma
 //               accesses are ordered after them, which PTX orders itself)
-//   fences      wgmma.fence when register accesses (cuda1, wgA, wgD) are
+//   fences      wgmma.fence when in-order register accesses (cuda1) are
 //               ordered before wgmma register accesses; fence.proxy.async
 //               when generic shared-memory accesses (cuda2) are ordered
 //               before async-proxy ones (tmaS, tmaG, wgS)
@@ -91,11 +91,10 @@ LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
   if ((preFull & kWgmma) && (postTemporal & ~kWgmmaRegisters) && wgmmaInPath)
     out.line(
         "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
-  // wgmma.fence orders the warpgroup's own register accesses before its
-  // later wgmmas: meaningful only when the same threads are on both sides.
-  uint32_t registerAccesses =
-      bit(QualTimeline::cuda_in_order_rmem_qual) | kWgmmaRegisters;
-  if (sameThreads && (preFull & registerAccesses) &&
+  // wgmma.fence orders the warpgroup's own in-order register accesses
+  // before its later wgmmas (PTX orders wgmma after wgmma itself):
+  // meaningful only when the same threads are on both sides.
+  if (sameThreads && (preFull & bit(QualTimeline::cuda_in_order_rmem_qual)) &&
       (postTemporal & kWgmmaRegisters) && wgmmaInPath)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
   if ((preFull & bit(QualTimeline::cuda_in_order_ram_qual)) &&
@@ -343,11 +342,14 @@ static std::string getSlot(StringRef name, const std::string &slice,
   std::string slot = ring.depth == 1
                          ? std::string()
                          : index + " % " + std::to_string(ring.depth);
+  std::string factor = slice.find_first_of(" +-") == std::string::npos
+                           ? slice
+                           : "(" + slice + ")";
   std::string base =
-      slice == "0" ? std::string()
-                   : (ring.depth == 1
-                          ? slice
-                          : "(" + slice + ") * " + std::to_string(ring.depth));
+      slice == "0"
+          ? std::string()
+          : (ring.depth == 1 ? slice
+                             : factor + " * " + std::to_string(ring.depth));
   std::string offset = base.empty()   ? (slot.empty() ? "0" : slot)
                        : slot.empty() ? base
                                       : base + " + " + slot;
