@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoxTree.h"
+#include "llvm/ADT/Hashing.h"
 #include <limits>
 #include <map>
 
@@ -32,6 +33,22 @@ struct BoxTree::Segment {
 struct BoxTree::Node {
   using Segments = std::map<int64_t, Segment>;
   Segments segments;
+  /// The sum of the segments' hashes (wrapping): equal contents give equal
+  /// sums, so unequal sums tell neighbours apart without walking them. Kept
+  /// up to date by every change of a segment (forget, change, remember).
+  uint64_t hash = 0;
+
+  /// A hash of a segment's bounds and contents.
+  static uint64_t hashSegment(int64_t lo, const Segment &segment) {
+    return llvm::hash_combine(lo, segment.hi, segment.value,
+                              segment.child ? segment.child->hash : 0);
+  }
+  void forget(Segments::const_iterator it) {
+    hash -= hashSegment(it->first, it->second);
+  }
+  void remember(Segments::const_iterator it) {
+    hash += hashSegment(it->first, it->second);
+  }
 
   /// The segment holding `at`.
   Segments::iterator find(int64_t at) {
@@ -89,12 +106,14 @@ void BoxTree::release(Value value) const {
 
 std::unique_ptr<BoxTree::Node> BoxTree::makeNode() const {
   auto node = std::make_unique<Node>();
-  node->segments.emplace(kMinIndex, Segment{kMaxIndex, 0, nullptr});
+  node->remember(
+      node->segments.emplace(kMinIndex, Segment{kMaxIndex, 0, nullptr}).first);
   return node;
 }
 
 std::unique_ptr<BoxTree::Node> BoxTree::copyTree(const Node &node) const {
   auto copy = std::make_unique<Node>();
+  copy->hash = node.hash;
   for (const auto &[lo, segment] : node.segments) {
     retain(segment.value);
     copy->segments.emplace_hint(
@@ -122,14 +141,17 @@ void BoxTree::split(Node &node, int64_t at) const {
   retain(segment.value);
   Segment tail{segment.hi, segment.value,
                segment.child ? copyTree(*segment.child) : nullptr};
+  node.forget(holder);
   segment.hi = at - 1;
-  node.segments.emplace_hint(std::next(holder), at, std::move(tail));
+  node.remember(holder);
+  node.remember(
+      node.segments.emplace_hint(std::next(holder), at, std::move(tail)));
 }
 
 bool BoxTree::equalTrees(const Node *a, const Node *b) {
   if (!a || !b)
     return a == b;
-  if (a->segments.size() != b->segments.size())
+  if (a->hash != b->hash || a->segments.size() != b->segments.size())
     return false;
   for (auto [x, y] : llvm::zip(a->segments, b->segments))
     if (x.first != y.first || x.second.hi != y.second.hi ||
@@ -157,11 +179,14 @@ void BoxTree::merge(Node &node, bool leaf, int64_t first, int64_t last) const {
       kept = next++;
       continue;
     }
+    node.forget(kept);
+    node.forget(next);
     a.hi = b.hi;
     release(b.value);
     if (b.child)
       releaseTree(*b.child);
     next = node.segments.erase(next);
+    node.remember(kept);
   }
 }
 
@@ -176,6 +201,7 @@ void BoxTree::updateNode(Node &node, unsigned level, Ranges ranges,
   int64_t lastLo = last->first;
   for (auto it = first;; ++it) {
     Segment &segment = it->second;
+    node.forget(it);
     if (leaf) {
       Value next = replace(segment.value);
       if (next != segment.value) {
@@ -188,6 +214,7 @@ void BoxTree::updateNode(Node &node, unsigned level, Ranges ranges,
         segment.child = makeNode();
       updateNode(*segment.child, level + 1, ranges, replace);
     }
+    node.remember(it);
     if (it == last)
       break;
   }

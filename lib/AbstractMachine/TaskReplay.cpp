@@ -16,9 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TaskReplay.h"
-#include "BoxTree.h"
 #include "ExoGPU/AbstractMachine/Evaluation.h"
 #include "StatementInfo.h"
+#include "WindowUnion.h"
 #include <unordered_map>
 
 using namespace mlir;
@@ -199,49 +199,6 @@ SmallVector<int64_t> TaskLoopPlan::getShift(StringAttr var,
 //===----------------------------------------------------------------------===//
 // Recording
 //===----------------------------------------------------------------------===//
-
-/// Windows of several variables, each marked with a value: their union as
-/// disjoint boxes, neighbours with equal values merged.
-class TaskRecorder::WindowUnion {
-public:
-  /// Marks the elements of `window` with `value` (non-zero).
-  void add(const AccessWindow &window, BoxTree::Value value = 1) {
-    auto [it, inserted] = variables.try_emplace(
-        window.var, BoxTree(window.ranges.size()), window);
-    auto &[tree, bounds] = it->second;
-    if (!inserted)
-      for (auto [bound, range] : llvm::zip(bounds.ranges, window.ranges))
-        bound = {std::min(bound.first, range.first),
-                 std::max(bound.second, range.second)};
-    tree.update(window.ranges, [&](BoxTree::Value) { return value; });
-  }
-  /// Calls `fn` with the marked boxes, variable by variable.
-  void forEachBox(
-      function_ref<void(const AccessWindow &, BoxTree::Value)> fn) const {
-    for (const auto &[var, entry] : variables) {
-      const auto &[tree, bounds] = entry;
-      AccessWindow box{var, {}};
-      tree.visitBoxes(bounds.ranges,
-                      [&](BoxTree::Ranges ranges, BoxTree::Value value) {
-                        if (!value)
-                          return;
-                        box.ranges.assign(ranges.begin(), ranges.end());
-                        fn(box, value);
-                      });
-    }
-  }
-  /// The marked boxes.
-  std::vector<AccessWindow> getBoxes() const {
-    std::vector<AccessWindow> boxes;
-    forEachBox(
-        [&](const AccessWindow &box, BoxTree::Value) { boxes.push_back(box); });
-    return boxes;
-  }
-
-private:
-  /// Per variable, the marks and the bounding box of the windows.
-  llvm::MapVector<StringAttr, std::pair<BoxTree, AccessWindow>> variables;
-};
 
 TaskRecorder::TaskRecorder(const TaskLoopPlan &plan, SyncStore &store,
                            int64_t task, bool finished)

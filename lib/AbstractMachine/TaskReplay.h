@@ -21,6 +21,8 @@
 
 namespace mlir::exoam {
 
+class WindowUnion;
+
 /// The static conditions under which the tasks of a loop are replayed, and
 /// what a replay needs to know about its body:
 ///  * the body starts with inc_task_id (and the ALLOCs right after it: the
@@ -143,7 +145,6 @@ public:
                                     ArrayRef<int64_t> taskIterators);
 
 private:
-  class WindowUnion;
   const TaskLoopPlan &plan;
   SyncStore &store;
   int64_t task;
