@@ -46,6 +46,8 @@ private:
   LogicalResult exec(Operation *op);
 
   LogicalResult execLoop(LoopOp op);
+  /// LOOPSTEP for y in [lo, hi), then LOOPDONE.
+  LogicalResult execLoopIterations(LoopOp op, int64_t lo, int64_t hi);
   struct TaskLoopState;
   /// One iteration of a task loop with a replay plan: replays it from the
   /// loop's summary, or runs it (recording a summary if there is none for
@@ -72,17 +74,22 @@ private:
   FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
   LogicalResult execAlloc(AllocOp op);
-  /// The effect of a check, clear or record statement under sigma.
-  FailureOr<ElementEffect> getEffect(Operation *op);
+  /// The effect of a check, clear or record statement under sigma, into
+  /// `effect` (a default one).
+  LogicalResult getEffect(Operation *op, ElementEffect &effect);
   template <typename ClearOp>
-  FailureOr<ElementEffect> getClearEffect(ClearOp op, bool reads);
+  LogicalResult getClearEffect(ClearOp op, bool reads, ElementEffect &effect);
   template <typename RecordOp>
-  FailureOr<ElementEffect> getRecordEffect(RecordOp op, bool reads);
+  LogicalResult getRecordEffect(RecordOp op, bool reads, ElementEffect &effect);
   template <typename CheckOp>
-  FailureOr<ElementEffect> getCheckEffect(CheckOp op, bool reads);
+  LogicalResult getCheckEffect(CheckOp op, bool reads, ElementEffect &effect);
   /// CHECKREADS, CHECKMUTATES, CLEARREADS, CLEARMUTATES, RECORDREAD,
-  /// RECORDMUTATE: `effect` on every element of its window.
-  LogicalResult execEffect(Operation *op, const ElementEffect &effect);
+  /// RECORDMUTATE, for consecutive statements of one window, in order.
+  LogicalResult execEffects(llvm::iterator_range<Block::iterator> statements);
+  /// Effects on one window that are all checks, or all clears and records,
+  /// in order.
+  LogicalResult
+  execEffectGroup(ArrayRef<std::pair<Operation *, ElementEffect>> group);
   LogicalResult execFence(FenceOp op);
   LogicalResult execArrive(ArriveOp op);
   LogicalResult execAwait(AwaitOp op);
@@ -92,6 +99,15 @@ private:
   std::optional<BarrierAwaiters> getAwaiters(Operation *op, StringAttr barrier);
   LogicalResult execCheckBarrier(CheckBarrierOp op);
 
+  /// An access of `op` under control values `values` (an error at `op` if
+  /// a coordinate overflows).
+  FailureOr<AccessWindow> evaluate(Operation *op, AccessAttr access,
+                                   ArrayRef<int64_t> values) {
+    return evaluateAccess(op, access, values, evaluator);
+  }
+  /// Whether a barrier access of `op` names few enough elements for the
+  /// machine to walk them one by one (an error at `op` if not).
+  LogicalResult checkBarrierWindow(Operation *op, const AccessWindow &window);
   /// sigma applied to the control operands of `op`.
   FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
   /// g_s(sigma, iota) of a statement with thread mapping, given `values`
@@ -104,6 +120,8 @@ private:
     return evaluateThreads(op, op.getThreads(), *values, task);
   }
 
+  /// Evaluates control expressions (each compiled once).
+  exogpu::ControlExprEvaluator evaluator;
   /// iota.
   int64_t task = 0;
   /// sigma: values of proc parameters and loop iterators.
@@ -158,10 +176,74 @@ LogicalResult Interpreter::run(ProcOp proc, ArrayRef<int64_t> args) {
   return execBlock(proc.getBody().front());
 }
 
+/// The target and control operands of a check, clear or record statement,
+/// if `op` is one.
+static std::optional<std::pair<AccessAttr, OperandRange>>
+getEffectTarget(Operation *op) {
+  return llvm::TypeSwitch<Operation *,
+                          std::optional<std::pair<AccessAttr, OperandRange>>>(
+             op)
+      .Case<CheckReadsOp, CheckMutatesOp, ClearReadsOp, ClearMutatesOp,
+            RecordReadOp, RecordMutateOp>([](auto statement) {
+        return std::pair<AccessAttr, OperandRange>(statement.getTarget(),
+                                                   statement.getCtrl());
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 LogicalResult Interpreter::execBlock(Block &block) {
-  for (Operation &op : block)
-    if (failed(exec(&op)))
+  // Consecutive checks, clears and records of one window (the statements of
+  // one access, Fig. 5) run together: their checks in one walk, their
+  // clears and records in one update.
+  for (auto it = block.begin(), end = block.end(); it != end;) {
+    auto target = getEffectTarget(&*it);
+    auto last = std::next(it);
+    while (target && last != end) {
+      auto next = getEffectTarget(&*last);
+      if (!next || next->first != target->first ||
+          !llvm::equal(next->second, target->second))
+        break;
+      ++last;
+    }
+    if (std::next(it) == last) {
+      if (failed(exec(&*it)))
+        return failure();
+    } else {
+      if (recorder)
+        recorder->noteStatement(&*it);
+      if (failed(execEffects(llvm::make_range(it, last))))
+        return failure();
+    }
+    it = last;
+  }
+  return success();
+}
+
+LogicalResult
+Interpreter::execEffects(llvm::iterator_range<Block::iterator> statements) {
+  // (The recorder has seen the first statement.)
+  SmallVector<std::pair<Operation *, ElementEffect>, 4> effects;
+  for (Operation &statement : statements) {
+    if (recorder && &statement != &*statements.begin())
+      recorder->noteStatement(&statement);
+    effects.emplace_back(&statement, ElementEffect());
+    if (failed(getEffect(&statement, effects.back().second)))
       return failure();
+  }
+  auto isCheck = [](const std::pair<Operation *, ElementEffect> &entry) {
+    return entry.second.kind == ElementEffect::Kind::Check;
+  };
+  ArrayRef<std::pair<Operation *, ElementEffect>> rest = effects;
+  while (!rest.empty()) {
+    bool checks = isCheck(rest.front());
+    size_t count =
+        llvm::find_if(
+            rest, [&](const auto &entry) { return isCheck(entry) != checks; }) -
+        rest.begin();
+    if (failed(execEffectGroup(rest.take_front(count))))
+      return failure();
+    rest = rest.drop_front(count);
+  }
   return success();
 }
 
@@ -179,8 +261,8 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](AllocOp alloc) { return execAlloc(alloc); })
       .Case<ClearReadsOp, ClearMutatesOp, RecordReadOp, RecordMutateOp,
             CheckReadsOp, CheckMutatesOp>([&](Operation *statement) {
-        FailureOr<ElementEffect> effect = getEffect(statement);
-        return failed(effect) ? failure() : execEffect(statement, *effect);
+        return execEffects(llvm::make_range(
+            Block::iterator(statement), std::next(Block::iterator(statement))));
       })
       .Case([&](FenceOp fence) { return execFence(fence); })
       .Case([&](ArriveOp arrive) { return execArrive(arrive); })
@@ -215,10 +297,18 @@ LogicalResult Interpreter::execLoop(LoopOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  int64_t lo =
-      exogpu::evaluateControlExpr(op.getBounds().getResult(0), *values);
-  int64_t hi =
-      exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
+  std::optional<int64_t> lo =
+      evaluator.evaluate(op.getBounds().getResult(0), *values);
+  std::optional<int64_t> hi =
+      evaluator.evaluate(op.getBounds().getResult(1), *values);
+  if (!lo || !hi)
+    return emitError(op.getLoc(), "a loop bound overflows int64 with these "
+                                  "values");
+  return execLoopIterations(op, *lo, *hi);
+}
+
+LogicalResult Interpreter::execLoopIterations(LoopOp op, int64_t lo,
+                                              int64_t hi) {
   if (BulkLoopState *bulk = getBulkLoop(op))
     return execBulkLoop(op, *bulk, lo, hi);
   // LOOPSTEP while lo < hi, then LOOPDONE.
@@ -256,11 +346,11 @@ FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
 Interpreter::snapshotFixed(LoopOp op, const BulkLoopPlan &plan) {
   std::vector<std::pair<AccessWindow, ElementState>> states;
   for (Operation &statement : op.getBody().front()) {
-    FailureOr<ElementEffect> effect = getEffect(&statement);
-    if (failed(effect))
+    ElementEffect effect;
+    if (failed(getEffect(&statement, effect)))
       return failure();
-    if (!plan.getShift(effect->window.var))
-      env->visitBoxes(effect->window,
+    if (!plan.getShift(effect.window.var))
+      env->visitBoxes(effect.window,
                       [&](const AccessWindow &box, const ElementState &state) {
                         states.push_back({box, state});
                       });
@@ -321,12 +411,11 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
     return success();
   };
   sigma[op.getIterator()] = lo;
-  SmallVector<std::pair<Operation *, ElementEffect>> effects;
+  SmallVector<std::pair<Operation *, ElementEffect>, 8> effects;
   for (Operation &statement : body) {
-    FailureOr<ElementEffect> effect = getEffect(&statement);
-    if (failed(effect))
+    effects.emplace_back(&statement, ElementEffect());
+    if (failed(getEffect(&statement, effects.back().second)))
       return failure();
-    effects.push_back({&statement, std::move(*effect)});
   }
   // Per moving variable: its window in iteration lo (the same in every
   // statement), and the windows of iterations [lo, hi), disjoint, as one
@@ -554,11 +643,16 @@ FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  AccessWindow extents = evaluateAccess(op.getTarget(), *values);
+  FailureOr<AccessWindow> extents = evaluate(op, op.getTarget(), *values);
+  if (failed(extents))
+    return failure();
   SmallVector<int64_t> sizes;
-  for (IntervalSet::Interval r : extents.ranges)
+  for (IntervalSet::Interval r : extents->ranges)
     sizes.push_back(r.first);
-  return getAllocationWindow(extents.var, sizes);
+  AccessWindow box = getAllocationWindow(extents->var, sizes);
+  if (op.getBarrier() && failed(checkBarrierWindow(op, box)))
+    return failure();
+  return box;
 }
 
 LogicalResult Interpreter::execAlloc(AllocOp op) {
@@ -581,102 +675,168 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
 }
 
 template <typename ClearOp>
-FailureOr<ElementEffect> Interpreter::getClearEffect(ClearOp op, bool reads) {
+LogicalResult Interpreter::getClearEffect(ClearOp op, bool reads,
+                                          ElementEffect &effect) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  ElementEffect effect;
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
   effect.kind = ElementEffect::Kind::Clear;
   effect.reads = reads;
-  effect.window = evaluateAccess(op.getTarget(), *values);
-  return effect;
+  effect.window = std::move(*window);
+  return success();
 }
 
 template <typename RecordOp>
-FailureOr<ElementEffect> Interpreter::getRecordEffect(RecordOp op, bool reads) {
+LogicalResult Interpreter::getRecordEffect(RecordOp op, bool reads,
+                                           ElementEffect &effect) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   // P_{E, rho}: the current arrive count of every accessed barrier element.
   ArriveCounts arrives;
-  for (Attribute barrier : op.getBarriers())
-    env->visit(evaluateAccess(cast<AccessAttr>(barrier), *values),
-               /*distinct=*/false,
+  for (Attribute barrier : op.getBarriers()) {
+    FailureOr<AccessWindow> barrierWindow =
+        evaluate(op, cast<AccessAttr>(barrier), *values);
+    if (failed(barrierWindow) || failed(checkBarrierWindow(op, *barrierWindow)))
+      return failure();
+    env->visit(*barrierWindow, /*distinct=*/false,
                [&](const ElementKey &key, const ElementState &state) {
                  observeArrive(arrives, key, state.arrives);
                  return true;
                });
-  ElementEffect effect;
+  }
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
   effect.kind = ElementEffect::Kind::Record;
   effect.reads = reads;
-  effect.window = evaluateAccess(op.getTarget(), *values);
+  effect.window = std::move(*window);
   effect.records =
       makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
                   op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
                   /*group=*/options.engine == Engine::Box);
   effect.prune = options.engine == Engine::Box;
-  return effect;
+  return success();
 }
 
 template <typename CheckOp>
-FailureOr<ElementEffect> Interpreter::getCheckEffect(CheckOp op, bool reads) {
+LogicalResult Interpreter::getCheckEffect(CheckOp op, bool reads,
+                                          ElementEffect &effect) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
-  ElementEffect effect;
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
   effect.kind = ElementEffect::Kind::Check;
   effect.reads = reads;
-  effect.window = evaluateAccess(op.getTarget(), *values);
+  effect.window = std::move(*window);
   effect.threads = std::move(*threads);
   effect.level = op.getLevel();
   effect.timelines = op.getTimelines().getBits();
   effect.convergent = op.getConvergent();
-  return effect;
+  return success();
 }
 
-FailureOr<ElementEffect> Interpreter::getEffect(Operation *op) {
-  return llvm::TypeSwitch<Operation *, FailureOr<ElementEffect>>(op)
-      .Case([&](ClearReadsOp clear) { return getClearEffect(clear, true); })
-      .Case([&](ClearMutatesOp clear) { return getClearEffect(clear, false); })
-      .Case([&](RecordReadOp record) { return getRecordEffect(record, true); })
-      .Case(
-          [&](RecordMutateOp record) { return getRecordEffect(record, false); })
-      .Case([&](CheckReadsOp check) { return getCheckEffect(check, true); })
-      .Case([&](CheckMutatesOp check) { return getCheckEffect(check, false); })
-      .Default([](Operation *other) -> FailureOr<ElementEffect> {
+LogicalResult Interpreter::getEffect(Operation *op, ElementEffect &effect) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](ClearReadsOp clear) {
+        return getClearEffect(clear, true, effect);
+      })
+      .Case([&](ClearMutatesOp clear) {
+        return getClearEffect(clear, false, effect);
+      })
+      .Case([&](RecordReadOp record) {
+        return getRecordEffect(record, true, effect);
+      })
+      .Case([&](RecordMutateOp record) {
+        return getRecordEffect(record, false, effect);
+      })
+      .Case([&](CheckReadsOp check) {
+        return getCheckEffect(check, true, effect);
+      })
+      .Case([&](CheckMutatesOp check) {
+        return getCheckEffect(check, false, effect);
+      })
+      .Default([](Operation *other) {
         return emitError(other->getLoc(), "not a check, clear or record");
       });
 }
 
-LogicalResult Interpreter::execEffect(Operation *op,
-                                      const ElementEffect &effect) {
-  if (recorder && effect.kind != ElementEffect::Kind::Record)
-    recorder->noteProbe(effect.window, effect.reads);
-  if (recorder && effect.kind == ElementEffect::Kind::Record)
-    recorder->noteRecord(effect.window);
-  if (effect.kind != ElementEffect::Kind::Check) {
-    env->update(effect.window,
-                [&](ElementState &state) { return effect.apply(state); });
+LogicalResult Interpreter::execEffectGroup(
+    ArrayRef<std::pair<Operation *, ElementEffect>> group) {
+  const AccessWindow &window = group.front().second.window;
+  for (const auto &[op, effect] : group) {
+    if (recorder && effect.kind != ElementEffect::Kind::Record)
+      recorder->noteProbe(effect.window, effect.reads);
+    if (recorder && effect.kind == ElementEffect::Kind::Record)
+      recorder->noteRecord(effect.window);
+  }
+  if (group.front().second.kind != ElementEffect::Kind::Check) {
+    env->update(window, [&](ElementState &state) {
+      bool changed = false;
+      for (const auto &entry : group)
+        changed |= entry.second.apply(state);
+      return changed;
+    });
     return success();
   }
-  bool passed = env->visit(
-      effect.window, /*distinct=*/true,
-      [&](const ElementKey &key, const ElementState &state) {
-        std::optional<RejectedRecord> rejected = effect.findRejected(state);
-        if (!rejected)
-          return true;
-        if (isFinishedRecord(rejected->record))
-          needsExactRun = true;
-        else
-          reportInvisibleRecord(op, key, effect.reads, rejected->record,
-                                {effect.level, effect.timelines,
-                                 effect.convergent, effect.threads},
-                                rejected->blind);
-        return false;
-      });
-  return success(passed);
+  // As if each check walked the window in turn: the first check that fails
+  // anywhere reports its first failing element. One walk finds, per check,
+  // its first failing element, and stops once the first check fails.
+  struct Failure {
+    ElementKey key;
+    RejectedRecord rejected;
+  };
+  SmallVector<std::optional<Failure>, 2> failures(group.size());
+  env->visit(window, /*distinct=*/true,
+             [&](const ElementKey &key, const ElementState &state) {
+               for (auto [effect, failure] : llvm::zip(group, failures))
+                 if (!failure)
+                   if (std::optional<RejectedRecord> rejected =
+                           effect.second.findRejected(state))
+                     failure = Failure{key, std::move(*rejected)};
+               return !failures.front();
+             });
+  for (auto [entry, found] : llvm::zip(group, failures)) {
+    if (!found)
+      continue;
+    const auto &[op, effect] = entry;
+    if (isFinishedRecord(found->rejected.record))
+      needsExactRun = true;
+    else
+      reportInvisibleRecord(
+          op, found->key, effect.reads, found->rejected.record,
+          {effect.level, effect.timelines, effect.convergent, effect.threads},
+          found->rejected.blind);
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Interpreter::checkBarrierWindow(Operation *op,
+                                              const AccessWindow &window) {
+  // Barrier elements are walked one by one (counts, lifetimes).
+  constexpr int64_t kMostBarrierElements = 1 << 16;
+  int64_t count = 1;
+  for (IntervalSet::Interval range : window.ranges) {
+    int64_t extent;
+    if (range.second < range.first)
+      return success();
+    if (llvm::SubOverflow(range.second, range.first, extent) ||
+        llvm::AddOverflow(extent, int64_t(1), extent) ||
+        llvm::MulOverflow(count, extent, count) || count > kMostBarrierElements)
+      return emitError(op->getLoc())
+             << "the barrier access to @" << window.var.getValue()
+             << " names more than " << kMostBarrierElements
+             << " barrier elements";
+  }
+  return success();
 }
 
 /// The window of exactly one element.
@@ -716,8 +876,13 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   if (failed(threads))
     return failure();
   SmallVector<AccessWindow> windows;
-  for (Attribute barrier : op.getBarriers())
-    windows.push_back(evaluateAccess(cast<AccessAttr>(barrier), *values));
+  for (Attribute barrier : op.getBarriers()) {
+    FailureOr<AccessWindow> window =
+        evaluate(op, cast<AccessAttr>(barrier), *values);
+    if (failed(window) || failed(checkBarrierWindow(op, *window)))
+      return failure();
+    windows.push_back(std::move(*window));
+  }
   std::optional<ElementKey> home = findCommonElement(windows);
   if (!home)
     return emitError(op.getLoc(),
@@ -787,7 +952,10 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
-  AccessWindow window = evaluateAccess(op.getBarrier(), *values);
+  FailureOr<AccessWindow> evaluated = evaluate(op, op.getBarrier(), *values);
+  if (failed(evaluated))
+    return failure();
+  AccessWindow window = std::move(*evaluated);
   if (window.empty() || !window.isSingleElement())
     return emitError(op.getLoc(),
                      "an await must access exactly one barrier element");
@@ -835,8 +1003,11 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
+  FailureOr<AccessWindow> window = evaluate(op, op.getBarrier(), *values);
+  if (failed(window))
+    return failure();
   bool passed =
-      env->visit(evaluateAccess(op.getBarrier(), *values), /*distinct=*/true,
+      env->visit(*window, /*distinct=*/true,
                  [&](const ElementKey &key, const ElementState &state) {
                    if (state.arrives == state.awaits)
                      return true;

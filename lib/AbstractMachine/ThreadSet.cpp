@@ -18,6 +18,13 @@ using namespace mlir::exoam;
 void IntervalSet::insert(int64_t lo, int64_t hi) {
   if (lo > hi)
     return;
+  // Past the last interval (the usual order of insertion): append.
+  if (intervals.empty() ||
+      (intervals.back().second != std::numeric_limits<int64_t>::max() &&
+       lo > intervals.back().second + 1)) {
+    intervals.push_back({lo, hi});
+    return;
+  }
   SmallVector<Interval, 2> merged;
   bool placed = false;
   for (Interval in : intervals) {

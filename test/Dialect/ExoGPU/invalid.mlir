@@ -336,6 +336,34 @@ exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
 
 // -----
 
+// A negative range whose bounds are in order (lo and hi are read as signed).
+exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      // expected-error @+1 {{warp range [-2, -1) must satisfy 0 <= lo < hi}}
+      exogpu.warps(-2, -1) {
+      }
+    }
+  }
+}
+
+// -----
+
+// A loop missing its mode inside a device function (generic form): the
+// loop's own verifier reports it, before the device function looks at its
+// body.
+"exogpu.proc"() <{argExtents = [affine_map<(d0) -> ()>], argKinds = array<i32: 0>, argNames = ["N"], sym_name = "p"}> ({
+^bb0(%arg0: index):
+  "exogpu.device_function"() <{blockDim = 128 : i64, clusterDim = 1 : i64}> ({
+    // expected-error @+1 {{'exogpu.for' op requires attribute 'mode'}}
+    "exogpu.for"(%arg0) <{bounds = affine_map<(d0) -> (0, d0)>, iterName = "task"}> ({
+    ^bb0(%arg1: index):
+    }) : (index) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
 exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
   exogpu.device_function(warps = ["producer" = (1, 0, 0)]) {
     exogpu.for %task in cuda_tasks(0, %N) {

@@ -375,6 +375,11 @@ LogicalResult DeviceFunctionOp::verify() {
                          << "], got " << threads;
   if (!getBody().args_empty())
     return emitOpError("body must not have arguments");
+  return success();
+}
+
+LogicalResult DeviceFunctionOp::verifyRegions() {
+  // (After the body's ops are verified: a loop there has its mode.)
   Block &body = getBody().front();
   auto tasks = body.empty() ? ForOp() : dyn_cast<ForOp>(body.front());
   if (!llvm::hasSingleElement(body) || !tasks ||
