@@ -139,7 +139,7 @@ ParseResult ControlExprParser::parseFactor(AffineExpr &expr) {
     expr = getAffineDimExpr(*pos, ctx);
     return success();
   }
-  int64_t value;
+  int64_t value = 0;
   SMLoc loc = parser.getCurrentLocation();
   OptionalParseResult hasInt = parser.parseOptionalInteger(value);
   if (!hasInt.has_value())
