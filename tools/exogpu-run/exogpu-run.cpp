@@ -9,6 +9,7 @@
 //       exogpu-run --proc=gemm_sm90a --sizes=M=256,N=256,K=64
 //   ... | exogpu-run --proc=gemm_sm90a --compare=gemm_abt_ref --sizes=...
 //   ... | exogpu-run --proc=gemm_sm90a --input-dir=in --expect-dir=gpu ...
+//   ... | exogpu-run --proc=gemm_sm90a --emit-cuda-driver=driver.cu
 //
 // docs/running.md describes the options, the input fill and the tolerances.
 //
@@ -16,6 +17,7 @@
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
 #include "ExoGPU/Runner/Comparison.h"
+#include "ExoGPU/Runner/CudaDriver.h"
 #include "ExoGPU/Runner/JitProgram.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -108,6 +110,15 @@ static cl::opt<unsigned> optLevel("O",
                                   cl::cat(category));
 static cl::opt<bool> printTime("time", cl::desc("Print compile and run times"),
                                cl::cat(category));
+static cl::opt<std::string>
+    emitDriver("emit-cuda-driver",
+               cl::desc("Write the GPU driver of --proc to this file and exit"),
+               cl::value_desc("FILE.cu"), cl::cat(category));
+static cl::opt<std::string> driverHeader(
+    "cuda-header",
+    cl::desc("The header (from exogpu-translate --to-cuda-header) the "
+             "driver includes; default PROC.h"),
+    cl::cat(category));
 
 namespace {
 /// An error for the user.
@@ -257,6 +268,22 @@ llvm::Expected<bool> runMain(ModuleOp module) {
   llvm::Expected<ProcOp> proc = findProc(module, procName);
   if (!proc)
     return proc.takeError();
+  if (!emitDriver.empty()) {
+    llvm::Expected<BoundProc> described = BoundProc::describe(*proc);
+    if (!described)
+      return described.takeError();
+    std::string header = driverHeader.empty()
+                             ? (proc->getSymName() + ".h").str()
+                             : driverHeader.getValue();
+    std::string error;
+    auto output = openOutputFile(emitDriver, &error);
+    if (!output)
+      return fail(error);
+    emitCudaDriver(output->os(), *described, header);
+    output->keep();
+    return true;
+  }
+
   if (!compareProc.empty() && (!expects.empty() || !expectDir.empty()))
     return fail("--compare and --expect/--expect-dir exclude each other");
   llvm::Expected<BoundProc> bound = BoundProc::bind(*proc, sizes);
