@@ -14,7 +14,8 @@
 //   fences      wgmma.fence when in-order register accesses (cuda1) are
 //               ordered before wgmma register accesses; fence.proxy.async
 //               when generic shared-memory accesses (cuda2) are ordered
-//               before async-proxy ones (tmaS, tmaG, wgS)
+//               before async-proxy ones (tmaS, tmaG, wgS), in code paths
+//               that access shared memory through the generic proxy
 //   rendezvous  by collective: nothing (one thread), __syncwarp (a warp or
 //               part of one), a named barrier (whole warps of a CTA), the
 //               CTA barrier, the cluster barrier
@@ -78,6 +79,40 @@ void KernelEmitter::analyzeAsyncProxy() {
   kernelIssuesAsyncProxy = pathIssues(kAsyncProxy);
 }
 
+bool KernelEmitter::pathAccessesSharedGenerically() {
+  auto isShared = [](Value buffer) {
+    auto type = dyn_cast<BufferTypeInterface>(buffer.getType());
+    return type && type.getMemory().isSmem();
+  };
+  bool found = false;
+  deviceFunction.walk([&](Operation *op) {
+    if (found || !inPath(op))
+      return;
+    if (auto read = dyn_cast<ReadOp>(op))
+      found = isShared(read.getSource());
+    else if (auto assign = dyn_cast<AssignOp>(op))
+      found = isShared(assign.getDest());
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      found = isShared(reduce.getDest());
+    else if (auto call = dyn_cast<CallOp>(op)) {
+      auto instr = dyn_cast_or_null<InstrOp>(
+          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+      if (!instr)
+        return;
+      unsigned data = 0;
+      for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
+        if (instr.getParamKind(i) != ParamKind::data)
+          continue;
+        Value arg = call.getDataArgs()[data++];
+        if (isShared(arg) && (getParamTimelines(instr.getParamSpec(i)) &
+                              bit(QualTimeline::cuda_in_order_ram_qual)))
+          found = true;
+      }
+    }
+  });
+  return found;
+}
+
 LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
                                           uint32_t postTemporal,
                                           bool sameThreads) {
@@ -98,7 +133,8 @@ LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
       (postTemporal & kWgmmaRegisters) && wgmmaInPath)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
   if ((preFull & bit(QualTimeline::cuda_in_order_ram_qual)) &&
-      (postTemporal & kAsyncProxy) && kernelIssuesAsyncProxy)
+      (postTemporal & kAsyncProxy) && kernelIssuesAsyncProxy &&
+      pathAccessesSharedGenerically())
     out.line("exo::fence_proxy_async();");
   (void)op;
   return success();
@@ -136,7 +172,7 @@ getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op) {
     FailureOr<ThreadSet> threads =
         collective.threadsOf(op, iteratorValues, &reason);
     if (failed(threads))
-      return emitTranslationError(op->getLoc())
+      return emitInternalError(op->getLoc())
              << "cannot evaluate the collective: " << reason;
     instances.push_back(*threads);
     unsigned i = 0;
@@ -173,12 +209,12 @@ FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
   }
   llvm::sort(firsts);
   if (firsts.empty())
-    return emitTranslationError(op->getLoc())
+    return emitInternalError(op->getLoc())
            << "no collective executes this synchronization";
   int64_t stride = firsts.size() > 1 ? firsts[1] - firsts[0] : threads;
   for (size_t i = 1; i < firsts.size(); ++i)
     if (firsts[i] - firsts[i - 1] != stride)
-      return emitTranslationError(op->getLoc())
+      return emitInternalError(op->getLoc())
              << "the collectives of this synchronization are not evenly "
                 "spaced, so they cannot be given named barriers";
   auto family =
@@ -210,7 +246,7 @@ LogicalResult KernelEmitter::emitCollectiveBarrier(Operation *op,
                                                    StringRef what) {
   const CollTiling *tiling = state.module.collective->getTiling(op);
   if (!tiling)
-    return emitTranslationError(op->getLoc())
+    return emitInternalError(op->getLoc())
            << "the collective analysis gave this " << what << " no tiling";
   int64_t threads = tiling->getBoxThreads();
   if (threads == 1)
@@ -311,12 +347,12 @@ FailureOr<std::string> KernelEmitter::getSlice(Value barrier,
                                                Location loc) {
   auto it = plan.rings.find(barrier);
   if (it == plan.rings.end())
-    return emitTranslationError(loc) << "mbarrier without a ring";
+    return emitInternalError(loc) << "mbarrier without a ring";
   const MbarrierRing &ring = it->second;
   if (kinds.empty() || ring.slices == 1)
     return std::string("0");
   if (kinds.size() != ring.sliceStrides.size())
-    return emitTranslationError(loc)
+    return emitInternalError(loc)
            << "barrier access has " << kinds.size() << " coordinate(s) for "
            << ring.sliceStrides.size() << " distributed dimension(s)";
   AffineExpr slice = getAffineConstantExpr(0, barrier.getContext());
@@ -398,7 +434,7 @@ static FailureOr<int64_t> getWrittenSharedBytes(ProcState &state, CallOp call,
         continue;
       auto extent = dyn_cast<AffineConstantExpr>(view.dims[d].extent);
       if (!extent)
-        return emitTranslationError(call.getLoc())
+        return emitInternalError(call.getLoc())
                << "the shared-memory window of a TMA load must have constant "
                   "extents (its bytes are expected on the mbarrier)";
       count *= extent.getValue();
@@ -504,7 +540,7 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
   case BarrierKind::CudaCommitGroup: {
     StringRef commit = getCommitGroupInstrs(tl).first;
     if (commit.empty())
-      return emitTranslationError(arrive.getLoc())
+      return emitInternalError(arrive.getLoc())
              << "a commit group commits Sm80_cp_async, wgmma_async or "
                 "tma_to_gmem_async work";
     out.line("asm volatile(\"" + commit.str() + "\" ::: \"memory\");");
@@ -519,7 +555,7 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
   case BarrierKind::CudaMbarrier:
     break;
   default:
-    return emitTranslationError(arrive.getLoc())
+    return emitInternalError(arrive.getLoc())
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
@@ -591,9 +627,6 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
     if (!committed)
       return emitTranslationError(await.getLoc())
              << "no arrive commits to this commit group";
-    if (n < 0)
-      return emitTranslationError(await.getLoc())
-             << "commit groups wait with N >= 0 (wait_group N)";
     out.line("asm volatile(\"" + getCommitGroupInstrs(*committed).second.str() +
              " " + std::to_string(n) + ";\" ::: \"memory\");");
     // cp.async writes through the generic proxy: async-proxy readers need
@@ -609,7 +642,7 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
   case BarrierKind::CudaMbarrier:
     break;
   default:
-    return emitTranslationError(await.getLoc())
+    return emitInternalError(await.getLoc())
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
