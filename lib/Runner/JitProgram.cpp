@@ -72,8 +72,33 @@ static LogicalResult lowerToLLVM(ModuleOp module, const JitOptions &options) {
   return lower.run(module);
 }
 
-static int trapPuts(const char *text);
-[[noreturn]] static void trapAbort();
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Where a failed assertion of the compiled code returns to: lowered
+/// `cf.assert` prints its message with `puts` and calls `abort`, both of
+/// which the runner provides to the compiled code.
+struct AssertTrap {
+  std::jmp_buf env;
+  std::string message;
+};
+thread_local AssertTrap *activeTrap = nullptr;
+} // namespace
+
+static int trapPuts(const char *text) {
+  if (!activeTrap)
+    return std::puts(text);
+  activeTrap->message += text;
+  return 0;
+}
+
+[[noreturn]] static void trapAbort() {
+  if (activeTrap)
+    std::longjmp(activeTrap->env, 1);
+  std::abort();
+}
 
 JitProgram::~JitProgram() = default;
 
@@ -137,30 +162,6 @@ JitProgram::compile(ModuleOp module, const JitOptions &options) {
 //===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Where a failed assertion of the compiled code returns to: lowered
-/// `cf.assert` prints its message with `puts` and calls `abort`, both of
-/// which the runner provides to the compiled code.
-struct AssertTrap {
-  std::jmp_buf env;
-  std::string message;
-};
-thread_local AssertTrap *activeTrap = nullptr;
-} // namespace
-
-static int trapPuts(const char *text) {
-  if (!activeTrap)
-    return std::puts(text);
-  activeTrap->message += text;
-  return 0;
-}
-
-[[noreturn]] static void trapAbort() {
-  if (activeTrap)
-    std::longjmp(activeTrap->env, 1);
-  std::abort();
-}
 
 /// Calls `function` with packed `args`; returns the assertion message if
 /// the compiled code failed one.
