@@ -11,6 +11,7 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ParamAccess.h"
 #include "Translation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -252,36 +253,45 @@ SmallVector<AffineExpr> ProcState::toRootCoords(const BufferView &view,
   return root;
 }
 
+/// `text`, parenthesized unless it is a name or a number.
+static std::string wrapOperand(const std::string &text) {
+  return text.find_first_of(" +-*/%") == std::string::npos ? text
+                                                           : "(" + text + ")";
+}
+
 std::string ProcState::linearOffset(ArrayRef<AffineExpr> coords,
                                     ArrayRef<AffineExpr> extents) {
-  // Horner form over the extents: ((c0 * E1 + c1) * E2 + c2): extents may be
-  // size parameters, so the products are not affine.
-  std::string offset;
-  for (auto [i, c] : llvm::enumerate(coords)) {
-    std::string coord = print(c);
-    if (i == 0) {
-      offset = coord;
+  // Row-major: sum of c_i * (E_{i+1} * ... * E_{n-1}). Dimensions whose
+  // stride is a constant fold into one affine sum; a stride with a size
+  // parameter (not affine) multiplies its coordinate in the text.
+  MLIRContext *ctx = proc.getContext();
+  AffineExpr folded = getAffineConstantExpr(0, ctx);
+  SmallVector<std::string> terms;
+  for (size_t i = 0; i < coords.size(); ++i) {
+    int64_t constantStride = 1;
+    SmallVector<std::string> dynamicStride;
+    for (AffineExpr extent : extents.drop_front(i + 1)) {
+      if (auto c = dyn_cast<AffineConstantExpr>(extent))
+        constantStride *= c.getValue();
+      else
+        dynamicStride.push_back(wrapOperand(print(extent)));
+    }
+    if (dynamicStride.empty()) {
+      folded = folded + coords[i] * constantStride;
       continue;
     }
-    std::string extent = print(extents[i]);
-    bool zero = offset == "0";
-    std::string scaled =
-        zero ? ""
-             : (offset.find_first_of("+-") == std::string::npos
-                    ? offset
-                    : "(" + offset + ")") +
-                   " * " +
-                   (extent.find_first_of("+-*/%") == std::string::npos
-                        ? extent
-                        : "(" + extent + ")");
-    if (zero)
-      offset = coord;
-    else if (coord == "0")
-      offset = scaled;
-    else
-      offset = scaled + " + " + coord;
+    if (coords[i] == getAffineConstantExpr(0, ctx))
+      continue;
+    if (constantStride != 1)
+      dynamicStride.push_back(std::to_string(constantStride));
+    std::string stride = llvm::join(dynamicStride, " * ");
+    terms.push_back(wrapOperand(print(coords[i])) + " * " +
+                    (dynamicStride.size() > 1 ? "(" + stride + ")" : stride));
   }
-  return offset.empty() ? "0" : offset;
+  folded = normalizeControlExpr(folded);
+  if (folded != getAffineConstantExpr(0, ctx) || terms.empty())
+    terms.push_back(print(folded));
+  return llvm::join(terms, " + ");
 }
 
 /// Extents as constant expressions (shard shapes).

@@ -105,6 +105,7 @@ LogicalResult FunctionEmitter::emitSeqFor(ForOp loop) {
   IntRange range{loRange.lo, hiRange.hi
                                  ? std::optional<int64_t>(*hiRange.hi - 1)
                                  : std::nullopt};
+  size_t mark = state.names.mark();
   bindIterator(loop, range);
   std::string name = state.print(loop.getIterator());
   if (shouldUnroll(loop))
@@ -114,6 +115,7 @@ LogicalResult FunctionEmitter::emitSeqFor(ForOp loop) {
   if (failed(emitBlock(loop.getBody().front())))
     return failure();
   out.close();
+  state.names.release(mark);
   return success();
 }
 
@@ -262,6 +264,17 @@ FailureOr<SmallVector<BufferView>> FunctionEmitter::getCallViews(CallOp call) {
   return views;
 }
 
+std::string FunctionEmitter::printControlArg(CallOp call, unsigned index,
+                                             ParamKind kind) {
+  AffineExpr expr = call.getCtrlArgs().getResult(index);
+  if (kind == ParamKind::boolean) {
+    if (auto c = dyn_cast<AffineConstantExpr>(expr))
+      return c.getValue() ? "true" : "false";
+    return state.print(expr, call.getCtrl()) + " != 0";
+  }
+  return state.print(expr, call.getCtrl());
+}
+
 FailureOr<std::string> FunctionEmitter::getBarrierAddress(CallOp call) {
   return emitTranslationError(call.getLoc())
          << "{bar} names an mbarrier, which only device code has";
@@ -324,8 +337,8 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
              << "template placeholder {" << piece.name
              << "} names no parameter";
     if (instr.getParamKind(param) != ParamKind::data) {
-      std::string value = state.print(
-          call.getCtrlArgs().getResult(position[param]), call.getCtrl());
+      std::string value = printControlArg(call, position[param],
+                                          instr.getParamKind(param));
       expanded += value.find_first_of(" +-*/%") == std::string::npos
                       ? value
                       : "(" + value + ")";

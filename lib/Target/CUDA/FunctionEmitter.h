@@ -51,7 +51,10 @@ protected:
   /// Binds a loop iterator's name and its bounds for printing.
   void bindIterator(ForOp loop, IntRange range);
 
-  /// The views of the data arguments of `call`, and of its barrier.
+  /// Control argument `index` of `call` for a parameter of `kind`.
+  std::string printControlArg(CallOp call, unsigned index, ParamKind kind);
+
+  /// The views of the data arguments of `call`.
   FailureOr<SmallVector<BufferView>> getCallViews(CallOp call);
 
   ProcState &state;

@@ -156,7 +156,7 @@ LogicalResult HostEmitter::emitAlloc(AllocOp alloc) {
     std::string text = state.print(extent);
     if (text.find_first_of("+-*/%") != std::string::npos)
       text = "(" + text + ")";
-    count += (count.empty() ? "size_t(" + text + ")" : " * " + text);
+    count += (count.empty() ? "static_cast<size_t>(" + text + ")" : " * " + text);
   }
   if (count.empty())
     count = "1";
@@ -317,8 +317,7 @@ LogicalResult HostEmitter::emitProcCall(CallOp call, ProcOp callee) {
   unsigned data = 0, ctrl = 0;
   for (unsigned i = 0, e = callee.getNumParams(); i < e; ++i) {
     if (callee.getParamKind(i) != ParamKind::data) {
-      args += ", " +
-              state.print(call.getCtrlArgs().getResult(ctrl++), call.getCtrl());
+      args += ", " + printControlArg(call, ctrl++, callee.getParamKind(i));
       continue;
     }
     const BufferView &view = (*views)[data++];

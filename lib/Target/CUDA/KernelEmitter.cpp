@@ -309,8 +309,9 @@ std::string KernelEmitter::getCounter(Value barrier, bool arrive) {
 LogicalResult KernelEmitter::emitPath(const WarpPath &path) {
   currentPath = &path;
   size_t mark = state.names.mark();
-  mapper.setThreadRange(32 * path.firstWarp,
-                        32 * (path.firstWarp + path.numWarps) - 1);
+  mapper.setThreadRange(
+      32 * path.firstWarp,
+      std::min(32 * (path.firstWarp + path.numWarps), params.blockDim) - 1);
   arriveCounters.clear();
   awaitCounters.clear();
   // Per-thread counters of the queue barriers this path arrives at or
@@ -407,6 +408,7 @@ LogicalResult KernelEmitter::emitThreadsFor(ForOp loop) {
   FailureOr<ThreadSelection> selection = mapper.mapLoop(loop);
   if (failed(selection))
     return failure();
+  size_t mark = state.names.mark();
   bindIterator(loop, selection->range);
   out.comment(state.describe(loop));
   out.open(selection->guard.empty() ? "" : "if (" + selection->guard + ")");
@@ -414,6 +416,7 @@ LogicalResult KernelEmitter::emitThreadsFor(ForOp loop) {
                            {{loop.getIterator(), selection->value}})))
     return failure();
   out.close();
+  state.names.release(mark);
   return success();
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ThreadMapping.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -80,14 +81,30 @@ FailureOr<ThreadSelection> ThreadMapper::map(Operation *scope, Value iter) {
       k == 0 ? dim.extent * dim.pitch : dim.ops[k - 1].linearBox;
   ThreadSelection selection;
   if (op.linearOffset != 0 || span != parentBox) {
+    // a + o <= p < a + o + span, printed as X >= lo and X < hi with the
+    // constant part of p - a - o moved to the right.
     IntRange r = getRange(relative, dimRange);
+    SmallVector<std::pair<AffineExpr, int64_t>> terms;
+    int64_t constant = 0;
+    AffineExpr rest = zero;
+    if (auto c = dyn_cast<AffineConstantExpr>(relative))
+      constant = c.getValue();
+    else if (relative.getKind() == AffineExprKind::Add &&
+             isa<AffineConstantExpr>(
+                 cast<AffineBinaryOpExpr>(relative).getRHS())) {
+      auto add = cast<AffineBinaryOpExpr>(relative);
+      rest = add.getLHS();
+      constant = cast<AffineConstantExpr>(add.getRHS()).getValue();
+    } else {
+      rest = relative;
+    }
     SmallVector<std::string> conditions;
     if (!r.isNonNegative())
-      conditions.push_back(print(relative) + " >= 0");
+      conditions.push_back(print(rest) + " >= " + std::to_string(-constant));
     if (!(r.hi && *r.hi < span))
-      conditions.push_back(print(relative) + " < " + std::to_string(span));
-    for (const std::string &c : conditions)
-      selection.guard += (selection.guard.empty() ? "" : " && ") + c;
+      conditions.push_back(print(rest) + " < " +
+                           std::to_string(span - constant));
+    selection.guard = llvm::join(conditions, " && ");
   }
   if (iter) {
     AffineExpr value =
