@@ -83,6 +83,9 @@ int main(int argc, char **argv) {
                           raw_ostream &os) -> LogicalResult {
     MLIRContext context(registry);
     context.allowUnregisteredDialects(false);
+    // Diagnostics point at the source; the generic form of the op adds
+    // nothing for a user of this tool.
+    context.printOpOnDiagnostic(false);
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(chunk), SMLoc());
     auto translate = [&]() -> LogicalResult {

@@ -21,6 +21,11 @@ InFlightDiagnostic mlir::exogpu::cuda::emitTranslationError(Location loc) {
   return emitError(loc, "CUDA translation: ");
 }
 
+InFlightDiagnostic mlir::exogpu::cuda::emitInternalError(Location loc) {
+  return emitError(loc, "CUDA translation: internal error (an invariant the "
+                        "verifiers and analyses establish does not hold): ");
+}
+
 //===----------------------------------------------------------------------===//
 // RootBuffer and BufferView
 //===----------------------------------------------------------------------===//
@@ -115,6 +120,17 @@ std::string ProcState::describe(Operation *op) {
   return where.empty() ? what : where + ": " + what;
 }
 
+std::string mlir::exogpu::cuda::formatMemory(MemoryAttr memory) {
+  std::string text = stringifyMemoryKind(memory.getKind()).str();
+  if (!memory.getArgs().empty()) {
+    text += "(";
+    for (auto [i, arg] : llvm::enumerate(memory.getArgs()))
+      text += (i ? ", " : "") + std::to_string(arg);
+    text += ")";
+  }
+  return text;
+}
+
 /// The memories held as pointers into global or host memory.
 static bool isPointerMemory(MemoryAttr memory) {
   return memory.isCpuAllocated() ||
@@ -168,23 +184,23 @@ FailureOr<RootBuffer *> ProcState::addRoot(Value value, Location loc) {
       root->storage = StorageKind::RegisterMatrix;
       root->matrixThreads = threads;
       if (type.getRank() < 2 + root->numDistributed)
-        return emitTranslationError(loc)
+        return emitInternalError(loc)
                << "a register-matrix buffer needs the two tile dimensions "
                   "after its distributed ones";
       if (root->getRegistersPerTile() <= 0)
-        return emitTranslationError(loc)
+        return emitInternalError(loc)
                << "the tile of a register-matrix buffer must have constant "
                   "extents";
     } else if (memory.isRmem()) {
       root->storage = StorageKind::Registers;
     } else {
-      return emitTranslationError(loc)
-             << "memory " << memory << " has no CUDA storage";
+      return emitInternalError(loc)
+             << "memory " << formatMemory(memory) << " has no CUDA storage";
     }
     for (int64_t extent : root->getShardShape())
       if (ShapedType::isDynamic(extent))
         return emitTranslationError(loc)
-               << "the shard of a " << memory
+               << "the shard of a " << formatMemory(memory)
                << " buffer must have constant extents (they size registers "
                   "or static shared memory)";
   }
@@ -202,7 +218,7 @@ FailureOr<RootBuffer *> ProcState::addRoot(Value value, Location loc) {
 FailureOr<BufferView> ProcState::getView(Value buffer, Location loc) {
   auto it = views.find(buffer);
   if (it == views.end())
-    return emitTranslationError(loc) << "buffer used before its definition "
+    return emitInternalError(loc) << "buffer used before its definition "
                                         "was translated";
   noteUse(it->second.root->value);
   return it->second;
@@ -216,7 +232,7 @@ FailureOr<BufferView> ProcState::applyCoords(const BufferView &view,
   if (kinds.empty())
     return view;
   if (kinds.size() != intervals.size())
-    return emitTranslationError(loc)
+    return emitInternalError(loc)
            << "window has " << kinds.size() << " coordinate(s) for "
            << intervals.size() << " dimension(s)";
   BufferView result = view;
@@ -327,7 +343,7 @@ FailureOr<std::string> ProcState::elementRef(const BufferView &view,
   }
   case StorageKind::RegisterMatrix:
     return emitTranslationError(loc)
-           << "elements of " << root.memory
+           << "elements of " << formatMemory(root.memory)
            << " tiles are held in the registers of many threads and can "
               "only be accessed through instructions";
   }
@@ -364,14 +380,14 @@ FailureOr<std::string> ProcState::pointerTo(const BufferView &view,
     for (auto [d, extent] : llvm::zip(tile, tileExtents))
       if (d.isPoint || d.lo != getAffineConstantExpr(0, proc.getContext()) ||
           d.extent != extent)
-        return emitTranslationError(loc) << "a window into a " << root.memory
+        return emitInternalError(loc) << "a window into a " << formatMemory(root.memory)
                                          << " buffer must cover whole tiles";
     std::string ref = root.name;
     for (const ViewDim &d :
          ArrayRef(view.dims).drop_front(root.numDistributed).drop_back(2)) {
       if (!d.isPoint)
-        return emitTranslationError(loc)
-               << "a window into a " << root.memory
+        return emitInternalError(loc)
+               << "a window into a " << formatMemory(root.memory)
                << " buffer must select one tile (points before the tile "
                   "dimensions)";
       ref += "[" + print(d.lo) + "]";
@@ -405,7 +421,7 @@ ProcState::listElements(const BufferView &view, Location loc) {
     }
     std::optional<int64_t> extent = getConstant(view.dims[d].extent);
     if (!extent)
-      return emitTranslationError(loc)
+      return emitInternalError(loc)
              << "the window's extents must be constants to name its "
                 "elements";
     counts.push_back(*extent);

@@ -62,7 +62,7 @@ LogicalResult FunctionEmitter::emitOp(Operation *op) {
     if (auto instr = dyn_cast_or_null<InstrOp>(callee))
       return emitInstrCall(call, instr);
   }
-  return emitTranslationError(op->getLoc())
+  return emitInternalError(op->getLoc())
          << "'" << op->getName() << "' is not supported at this scope";
 }
 
@@ -158,7 +158,7 @@ static FailureOr<std::pair<std::string, DataPrec>> printData(ProcState &state,
                                                              Value value) {
   Operation *op = value.getDefiningOp();
   if (!op)
-    return emitTranslationError(state.proc.getLoc())
+    return emitInternalError(state.proc.getLoc())
            << "data expression reads a block argument";
   if (auto read = dyn_cast<ReadOp>(op)) {
     FailureOr<BufferView> view = state.getView(read.getSource(), op->getLoc());
@@ -200,7 +200,7 @@ static FailureOr<std::pair<std::string, DataPrec>> printData(ProcState &state,
     symbol = " / ", prec = DataPrec::Multiplicative;
     lhsValue = div.getLhs(), rhsValue = div.getRhs();
   } else {
-    return emitTranslationError(op->getLoc())
+    return emitInternalError(op->getLoc())
            << "unsupported data expression '" << op->getName() << "'";
   }
   auto lhs = printData(state, lhsValue);
@@ -244,7 +244,7 @@ FailureOr<SmallVector<BufferView>> FunctionEmitter::getCallViews(CallOp call) {
   if (failed(accesses))
     return failure();
   if (accesses->size() != numAccesses)
-    return emitTranslationError(call.getLoc())
+    return emitInternalError(call.getLoc())
            << "call has " << accesses->size() << " coordinate lists for "
            << numAccesses << " buffers";
   SmallVector<BufferView> views;
@@ -276,7 +276,7 @@ std::string FunctionEmitter::printControlArg(CallOp call, unsigned index,
 }
 
 FailureOr<std::string> FunctionEmitter::getBarrierAddress(CallOp call) {
-  return emitTranslationError(call.getLoc())
+  return emitInternalError(call.getLoc())
          << "{bar} names an mbarrier, which only device code has";
 }
 
@@ -300,7 +300,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
   FailureOr<SmallVector<CudaTemplatePiece>> pieces =
       parseCudaTemplate(*text, error);
   if (failed(pieces))
-    return emitTranslationError(call.getLoc()) << error;
+    return emitInternalError(call.getLoc()) << error;
   FailureOr<SmallVector<BufferView>> views = getCallViews(call);
   if (failed(views))
     return failure();
@@ -312,7 +312,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
         instr.getParamKind(i) == ParamKind::data ? numData++ : numCtrl++;
   if (numData != call.getDataArgs().size() ||
       numCtrl != call.getCtrlArgs().getNumResults())
-    return emitTranslationError(call.getLoc())
+    return emitInternalError(call.getLoc())
            << "call does not match the parameters of " << instr.getSymName();
   ArrayAttr names = instr.getArgNames();
   std::string expanded;
@@ -333,12 +333,12 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
            cast<StringAttr>(names[param]).getValue() != piece.name)
       ++param;
     if (param == names.size())
-      return emitTranslationError(call.getLoc())
+      return emitInternalError(call.getLoc())
              << "template placeholder {" << piece.name
              << "} names no parameter";
     if (instr.getParamKind(param) != ParamKind::data) {
-      std::string value = printControlArg(call, position[param],
-                                          instr.getParamKind(param));
+      std::string value =
+          printControlArg(call, position[param], instr.getParamKind(param));
       expanded += value.find_first_of(" +-*/%") == std::string::npos
                       ? value
                       : "(" + value + ")";
@@ -353,7 +353,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
                            }))) {
       auto it = state.tensorMaps.find(arg);
       if (it == state.tensorMaps.end())
-        return emitTranslationError(call.getLoc())
+        return emitInternalError(call.getLoc())
                << "{" << piece.name << "." << field
                << "} needs a tensor-map window argument";
       state.noteUse(arg);
@@ -365,7 +365,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       unsigned coord = std::stoul(field.drop_front().str());
       SmallVector<unsigned> mapDims = it->second.view.getIntervalDims();
       if (coord >= mapDims.size())
-        return emitTranslationError(call.getLoc())
+        return emitInternalError(call.getLoc())
                << "{" << piece.name << "." << field << "} is past the "
                << mapDims.size() << " dimension(s) of the tensor map";
       unsigned d = mapDims[coord];
@@ -408,7 +408,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
     }
     size_t element = std::stoul(field.str());
     if (element >= elements->size())
-      return emitTranslationError(call.getLoc())
+      return emitInternalError(call.getLoc())
              << "{" << piece.name << "." << field << "} is past the "
              << elements->size() << " element(s) of the argument";
     expanded += (*elements)[element];

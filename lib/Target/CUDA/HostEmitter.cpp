@@ -69,7 +69,7 @@ LogicalResult HostEmitter::emitProc() {
         return failure();
       break;
     case ParamKind::barrier:
-      return emitTranslationError(proc.getLoc())
+      return emitInternalError(proc.getLoc())
              << "procs take no barrier parameters";
     default:
       break;
@@ -145,7 +145,7 @@ LogicalResult HostEmitter::emitAlloc(AllocOp alloc) {
   Value value = alloc.getResult();
   auto type = dyn_cast<BufferTypeInterface>(value.getType());
   if (!type)
-    return emitTranslationError(alloc.getLoc())
+    return emitInternalError(alloc.getLoc())
            << "barriers are allocated in device code";
   FailureOr<RootBuffer *> root = state.addRoot(value, alloc.getLoc());
   if (failed(root))
@@ -156,7 +156,8 @@ LogicalResult HostEmitter::emitAlloc(AllocOp alloc) {
     std::string text = state.print(extent);
     if (text.find_first_of("+-*/%") != std::string::npos)
       text = "(" + text + ")";
-    count += (count.empty() ? "static_cast<size_t>(" + text + ")" : " * " + text);
+    count +=
+        (count.empty() ? "static_cast<size_t>(" + text + ")" : " * " + text);
   }
   if (count.empty())
     count = "1";
@@ -199,23 +200,15 @@ LogicalResult HostEmitter::emitTensorMap(WindowOp window) {
   const BufferView &view = state.views[window.getResult()];
   const RootBuffer &root = *view.root;
   SpecialWindowAttr special = *window.getSpecial();
-  if (root.storage != StorageKind::Pointer || !root.isDevice)
-    return emitTranslationError(window.getLoc())
-           << "a tensor map is a window into global memory";
   SmallVector<unsigned> dims = view.getIntervalDims();
   ArrayRef<int64_t> box = special.getBox();
-  if (box.size() != dims.size() || dims.empty() || dims.size() > 5)
-    return emitTranslationError(window.getLoc())
-           << "the tensor map's box has " << box.size()
-           << " dimension(s) but its window " << dims.size()
-           << " (TMA takes 1 to 5)";
   if (dims.back() != root.extents.size() - 1)
     return emitTranslationError(window.getLoc())
            << "TMA needs the innermost dimension of the window to be the "
               "buffer's contiguous one";
   std::optional<StringRef> dataType = getTensorMapType(root.elementType);
   if (!dataType)
-    return emitTranslationError(window.getLoc())
+    return emitInternalError(window.getLoc())
            << "TMA has no data type for " << root.elementType;
   int64_t elementBytes = root.elementType.getIntOrFloatBitWidth() / 8;
   int64_t swizzle = special.getSwizzle();

@@ -58,11 +58,6 @@ mlir::exogpu::cuda::getRegisterBranches(DeviceFunctionOp fn) {
         continue;
       }
     }
-    if (path.firstWarp % 4 != 0)
-      return fn.emitError("CUDA translation: warp group \"")
-             << path.group
-             << "\" must start a warpgroup to set its register "
-                "count";
     branches.push_back({path.firstWarp, path.numWarps, dec, inc, {path}});
   }
   if (anyRegisters && first % 4 != 0)
@@ -172,10 +167,6 @@ LogicalResult KernelEmitter::emitPrologue() {
   out.comment("The tasks: the iterations of the cuda_tasks nest");
   std::string total;
   for (ForOp loop : taskLoops) {
-    if (loop.getBody().front().empty() && loop != taskLoops.back())
-      return emitTranslationError(loop.getLoc())
-             << "a cuda_tasks loop must hold exactly the next loop of the "
-                "nest";
     for (Value operand : loop.getCtrl())
       for (ForOp outer : taskLoops)
         if (operand == outer.getIterator())
@@ -386,7 +377,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     if (loop.getMode() == LoopMode::cuda_threads)
       return emitThreadsFor(loop);
     if (loop.getMode() == LoopMode::cuda_tasks)
-      return emitTranslationError(op->getLoc())
+      return emitInternalError(op->getLoc())
              << "cuda_tasks loops only form the nest of a device_function";
   }
   if (auto warps = dyn_cast<WarpsOp>(op))
@@ -454,7 +445,7 @@ LogicalResult KernelEmitter::emitAlloc(AllocOp alloc) {
   case StorageKind::Shared: {
     auto it = plan.offsets.find(value);
     if (it == plan.offsets.end())
-      return emitTranslationError(alloc.getLoc())
+      return emitInternalError(alloc.getLoc())
              << "shared memory allocation was not placed";
     out.line(type + " *const " + buffer.name + " = reinterpret_cast<" + type +
              " *>(exo_smem + " + std::to_string(it->second) + ");");
@@ -469,8 +460,8 @@ LogicalResult KernelEmitter::emitAlloc(AllocOp alloc) {
     return success();
   }
   case StorageKind::Pointer:
-    return emitTranslationError(alloc.getLoc())
-           << buffer.memory << " is allocated from the CPU, not in a kernel";
+    return emitInternalError(alloc.getLoc())
+           << formatMemory(buffer.memory) << " is allocated from the CPU, not in a kernel";
   }
   return failure();
 }
@@ -503,7 +494,7 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
   std::optional<CollParams> params = state.module.collective->getParams(
       &deviceFunction.getBody().front().front());
   if (!params)
-    return emitTranslationError(deviceFunction.getLoc())
+    return emitInternalError(deviceFunction.getLoc())
            << "the collective analysis gave this device_function no "
               "parameters";
   FailureOr<SharedMemoryPlan> plan =

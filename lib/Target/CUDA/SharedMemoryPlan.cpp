@@ -63,7 +63,7 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
            llvm::zip(layout->extents, layout->threadPitches)) {
         bool acrossCtas = extent == 1 || pitch >= params.blockDim;
         if (acrossCtas && extent != 1 && pitch % params.blockDim != 0)
-          return emitTranslationError(alloc.getLoc())
+          return emitInternalError(alloc.getLoc())
                  << "a barrier dimension distributed over CTAs must step by "
                     "whole CTAs";
         ring.ctaStrides.push_back(
@@ -82,13 +82,16 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
     // The arrive count: the threads of the arriving collective, times the
     // CTAs whose arrivals a multicast arrive sends to each element.
     std::optional<int64_t> count;
-    for (Operation *user : barrier.getUsers()) {
-      auto arrive = dyn_cast<ArriveOp>(user);
-      if (!arrive)
-        continue;
+    // In program order, so the diagnostic names the later arrive.
+    SmallVector<ArriveOp> arrives;
+    kernel.walk([&](ArriveOp arrive) {
+      if (llvm::is_contained(arrive.getBarriers(), barrier))
+        arrives.push_back(arrive);
+    });
+    for (ArriveOp arrive : arrives) {
       const CollTiling *tiling = state.module.collective->getTiling(arrive);
       if (!tiling)
-        return emitTranslationError(arrive.getLoc())
+        return emitInternalError(arrive.getLoc())
                << "the collective analysis gave this arrive no tiling";
       if (arrive.getCountAttr().getInt() != 1)
         return emitTranslationError(arrive.getLoc())

@@ -11,7 +11,7 @@
 //               cp.async.wait_all (Sm80), cp.async.bulk.wait_group 0 (tmaG),
 //               wgmma.wait_group 0 (wgA, wgD, wgS, unless only later wgmma
 //               accesses are ordered after them, which PTX orders itself)
-//   fences      wgmma.fence when register accesses (cuda1, wgA, wgD) are
+//   fences      wgmma.fence when in-order register accesses (cuda1) are
 //               ordered before wgmma register accesses; fence.proxy.async
 //               when generic shared-memory accesses (cuda2) are ordered
 //               before async-proxy ones (tmaS, tmaG, wgS)
@@ -91,11 +91,10 @@ LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
   if ((preFull & kWgmma) && (postTemporal & ~kWgmmaRegisters) && wgmmaInPath)
     out.line(
         "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
-  // wgmma.fence orders the warpgroup's own register accesses before its
-  // later wgmmas: meaningful only when the same threads are on both sides.
-  uint32_t registerAccesses =
-      bit(QualTimeline::cuda_in_order_rmem_qual) | kWgmmaRegisters;
-  if (sameThreads && (preFull & registerAccesses) &&
+  // wgmma.fence orders the warpgroup's own in-order register accesses
+  // before its later wgmmas (PTX orders wgmma after wgmma itself):
+  // meaningful only when the same threads are on both sides.
+  if (sameThreads && (preFull & bit(QualTimeline::cuda_in_order_rmem_qual)) &&
       (postTemporal & kWgmmaRegisters) && wgmmaInPath)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
   if ((preFull & bit(QualTimeline::cuda_in_order_ram_qual)) &&
@@ -137,7 +136,7 @@ getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op) {
     FailureOr<ThreadSet> threads =
         collective.threadsOf(op, iteratorValues, &reason);
     if (failed(threads))
-      return emitTranslationError(op->getLoc())
+      return emitInternalError(op->getLoc())
              << "cannot evaluate the collective: " << reason;
     instances.push_back(*threads);
     unsigned i = 0;
@@ -174,12 +173,12 @@ FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
   }
   llvm::sort(firsts);
   if (firsts.empty())
-    return emitTranslationError(op->getLoc())
+    return emitInternalError(op->getLoc())
            << "no collective executes this synchronization";
   int64_t stride = firsts.size() > 1 ? firsts[1] - firsts[0] : threads;
   for (size_t i = 1; i < firsts.size(); ++i)
     if (firsts[i] - firsts[i - 1] != stride)
-      return emitTranslationError(op->getLoc())
+      return emitInternalError(op->getLoc())
              << "the collectives of this synchronization are not evenly "
                 "spaced, so they cannot be given named barriers";
   auto family =
@@ -211,7 +210,7 @@ LogicalResult KernelEmitter::emitCollectiveBarrier(Operation *op,
                                                    StringRef what) {
   const CollTiling *tiling = state.module.collective->getTiling(op);
   if (!tiling)
-    return emitTranslationError(op->getLoc())
+    return emitInternalError(op->getLoc())
            << "the collective analysis gave this " << what << " no tiling";
   int64_t threads = tiling->getBoxThreads();
   if (threads == 1)
@@ -312,12 +311,12 @@ FailureOr<std::string> KernelEmitter::getSlice(Value barrier,
                                                Location loc) {
   auto it = plan.rings.find(barrier);
   if (it == plan.rings.end())
-    return emitTranslationError(loc) << "mbarrier without a ring";
+    return emitInternalError(loc) << "mbarrier without a ring";
   const MbarrierRing &ring = it->second;
   if (kinds.empty() || ring.slices == 1)
     return std::string("0");
   if (kinds.size() != ring.sliceStrides.size())
-    return emitTranslationError(loc)
+    return emitInternalError(loc)
            << "barrier access has " << kinds.size() << " coordinate(s) for "
            << ring.sliceStrides.size() << " distributed dimension(s)";
   AffineExpr slice = getAffineConstantExpr(0, barrier.getContext());
@@ -343,11 +342,14 @@ static std::string getSlot(StringRef name, const std::string &slice,
   std::string slot = ring.depth == 1
                          ? std::string()
                          : index + " % " + std::to_string(ring.depth);
+  std::string factor = slice.find_first_of(" +-") == std::string::npos
+                           ? slice
+                           : "(" + slice + ")";
   std::string base =
-      slice == "0" ? std::string()
-                   : (ring.depth == 1
-                          ? slice
-                          : "(" + slice + ") * " + std::to_string(ring.depth));
+      slice == "0"
+          ? std::string()
+          : (ring.depth == 1 ? slice
+                             : factor + " * " + std::to_string(ring.depth));
   std::string offset = base.empty()   ? (slot.empty() ? "0" : slot)
                        : slot.empty() ? base
                                       : base + " + " + slot;
@@ -396,7 +398,7 @@ static FailureOr<int64_t> getWrittenSharedBytes(ProcState &state, CallOp call,
         continue;
       auto extent = dyn_cast<AffineConstantExpr>(view.dims[d].extent);
       if (!extent)
-        return emitTranslationError(call.getLoc())
+        return emitInternalError(call.getLoc())
                << "the shared-memory window of a TMA load must have constant "
                   "extents (its bytes are expected on the mbarrier)";
       count *= extent.getValue();
@@ -502,7 +504,7 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
   case BarrierKind::CudaCommitGroup: {
     StringRef commit = getCommitGroupInstrs(tl).first;
     if (commit.empty())
-      return emitTranslationError(arrive.getLoc())
+      return emitInternalError(arrive.getLoc())
              << "a commit group commits Sm80_cp_async, wgmma_async or "
                 "tma_to_gmem_async work";
     out.line("asm volatile(\"" + commit.str() + "\" ::: \"memory\");");
@@ -517,7 +519,7 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
   case BarrierKind::CudaMbarrier:
     break;
   default:
-    return emitTranslationError(arrive.getLoc())
+    return emitInternalError(arrive.getLoc())
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
@@ -589,9 +591,6 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
     if (!committed)
       return emitTranslationError(await.getLoc())
              << "no arrive commits to this commit group";
-    if (n < 0)
-      return emitTranslationError(await.getLoc())
-             << "commit groups wait with N >= 0 (wait_group N)";
     out.line("asm volatile(\"" + getCommitGroupInstrs(*committed).second.str() +
              " " + std::to_string(n) + ";\" ::: \"memory\");");
     // cp.async writes through the generic proxy: async-proxy readers need
@@ -607,7 +606,7 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
   case BarrierKind::CudaMbarrier:
     break;
   default:
-    return emitTranslationError(await.getLoc())
+    return emitInternalError(await.getLoc())
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }

@@ -43,7 +43,7 @@ FailureOr<ThreadSelection> ThreadMapper::mapWarps(WarpsOp warps) {
 FailureOr<ThreadSelection> ThreadMapper::map(Operation *scope, Value iter) {
   const CollTiling *body = collective.getBodyTiling(scope);
   if (!body)
-    return emitTranslationError(scope->getLoc())
+    return emitInternalError(scope->getLoc())
            << "the collective analysis gave this scope no tiling";
   std::optional<std::pair<unsigned, unsigned>> position =
       collective.getScopeOperator(scope);
@@ -67,7 +67,7 @@ FailureOr<ThreadSelection> ThreadMapper::map(Operation *scope, Value iter) {
     if (outer.iter) {
       auto it = iterators.find(outer.iter);
       if (it == iterators.end())
-        return emitTranslationError(scope->getLoc())
+        return emitInternalError(scope->getLoc())
                << "an enclosing cuda_threads iterator has no thread mapping";
       sigma = it->second;
     }

@@ -71,6 +71,9 @@ std::string getPreferredName(Value value, StringRef fallback);
 /// The C++ type of an exogpu element type (`float`, `__nv_bfloat16`, ...).
 std::string getCType(Type elementType);
 
+/// `memory` as written in exogpu: `Sm90_SmemSwizzled(128)`.
+std::string formatMemory(MemoryAttr memory);
+
 /// A C++ literal of `value` in `elementType`.
 std::string formatLiteral(TypedAttr value, Type elementType);
 
@@ -238,6 +241,12 @@ private:
 
 /// Emits an error at `loc` prefixed as a translation error.
 InFlightDiagnostic emitTranslationError(Location loc);
+
+/// Emits an error for a broken invariant: something the verifiers and the
+/// analyses that run first rule out. The Debian MLIR build has no
+/// assertions, so the translation checks what it relies on and reports it
+/// instead of crashing; no valid input reaches these.
+InFlightDiagnostic emitInternalError(Location loc);
 
 /// Whether instruction parameter `param` is only read by the instruction's
 /// body (Sec. 5.2.3 access modes).
