@@ -422,12 +422,13 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
-  LiftSignature signature{3, full, temp};
+  bool own = op.getOwn();
+  LiftSignature signature{3, full, temp, own};
   threads->appendKey(signature);
   env->liftObserving(
       key, max,
       [&](std::vector<VisibilityRecord> &records) {
-        return liftAwait(records, key, max, *threads, full, temp);
+        return liftAwait(records, key, max, *threads, full, temp, own);
       },
       signature);
   env->update(window, [&](ElementState &state) {

@@ -247,14 +247,16 @@ exogpu.proc @grid_constant(%x: f32[64] @CudaGmemLinear) {
 
 // Arrive and Await on sync-exempt barriers (CudaCommitGroup,
 // CudaClusterSync) record no read of the barrier; the Arrive and Await
-// themselves remain (they use T_e, not T_ex). Their frees (from
-// --exogpu-insert-frees) only check the barrier (T_smem is empty).
+// themselves remain (they use T_e, not T_ex). A commit group's await is
+// `own`: a wait_group covers only the waiting collective's own groups. Their
+// frees (from --exogpu-insert-frees) only check the barrier (T_smem is
+// empty).
 
 // CHECK-LABEL: exoam.proc @exempt_barriers() {
 // CHECK:         exoam.alloc barrier @cg[]
 // CHECK-NEXT:    exoam.alloc barrier @cs[]
 // CHECK-NEXT:    exoam.arrive pre = [Sm80_cp_async_qual] >> @cg[] threads gpu[2, 64]
-// CHECK-NEXT:    exoam.await @cg[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual, wgmma_zero_qual] n = 0 threads gpu[2, 64]
+// CHECK-NEXT:    exoam.await own @cg[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual, wgmma_zero_qual] n = 0 threads gpu[2, 64]
 // CHECK-NEXT:    exoam.arrive transitive pre = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] >> @cs[] threads gpu[2, 64]
 // CHECK-NEXT:    exoam.await @cs[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [{{.*}}] n = 0 threads gpu[2, 64]
 // CHECK-NEXT:  }

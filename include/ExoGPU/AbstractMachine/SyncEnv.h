@@ -213,10 +213,12 @@ bool liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
                 const ThreadSet &exec, QualMask pre,
                 ArrayRef<std::pair<ElementKey, int64_t>> counts);
 /// AWAIT: records that observed an arrive count of `barrier` at most `max`
-/// are augmented.
+/// are augmented. With `own` (the await of a commit group), each executing
+/// thread is raised only on the records it sees at unordered or above on
+/// their own timeline: the asynchronous work it issued itself.
 bool liftAwait(std::vector<VisibilityRecord> &records,
                const ElementKey &barrier, int64_t max, const ThreadSet &exec,
-               QualMask full, QualMask temp);
+               QualMask full, QualMask temp, bool own);
 /// Forgets the arrive counts of `barrier` (a new barrier lifetime).
 bool forgetBarrier(std::vector<VisibilityRecord> &records,
                    const ElementKey &barrier);

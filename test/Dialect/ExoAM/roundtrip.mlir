@@ -47,6 +47,8 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.await @bar[%task mod 2, 0] full = [cuda_in_order_ram_qual] temp = [] n = -3 threads gpu[256]
     // CHECK-NEXT: exoam.await @bar[1, 0] full = [] temp = [] n = 2 threads gpu[256]
     exoam.await @bar[1, 0] full = [] temp = [] n = 2 threads gpu[256]
+    // CHECK-NEXT: exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
+    exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
     // CHECK-NEXT: exoam.check_barrier @bar[0 to 1, 0 to 3]
     exoam.check_barrier @bar[0 to 1, 0 to 3]
   }
