@@ -151,3 +151,50 @@ LogicalResult ProcLowering::emitFence(Operation *stmt, bool transitive,
                          set(full), set(temp), *threads, packer.getOperands());
   return success();
 }
+
+void ProcLowering::emitBoundsCheck(Operation *stmt, const Access &access,
+                                   const View &view) {
+  FailureOr<Access> whole = applyCoords(view, {}, {});
+  OperandPacker packer(context, globals);
+  unsigned target = packer.addAccess(access);
+  unsigned window = packer.addAccess(*whole);
+  exoam::CheckBoundsOp::create(builder, stmt->getLoc(),
+                               packer.getAccess(target),
+                               packer.getAccess(window), packer.getOperands());
+}
+
+LogicalResult ProcLowering::emitConditionCheck(Operation *stmt,
+                                               ConditionAttr condition,
+                                               ValueRange ctrl,
+                                               StringRef what) {
+  FailureOr<SmallVector<GlobalExpr>> exprs =
+      lowerExprs(stmt, condition.getMap().getResults(), ctrl);
+  if (failed(exprs))
+    return failure();
+  OperandPacker packer(context, globals);
+  SmallVector<AffineExpr> packed;
+  for (GlobalExpr expr : *exprs)
+    packed.push_back(packer.pack(expr));
+  exoam::CheckConditionOp::create(
+      builder, stmt->getLoc(),
+      ConditionAttr::get(context, packer.getMap(packed), condition.getAtoms()),
+      builder.getStringAttr(what), packer.getOperands());
+  return success();
+}
+
+LogicalResult ProcLowering::emitPreconditionCheck(Operation *stmt,
+                                                  ProcOp proc) {
+  ConditionAttr pre = proc.getPreconditionsAttr();
+  if (!pre)
+    return success();
+  // Sec. 3.3: `requires` states the values the proc is defined for.
+  std::string what;
+  llvm::raw_string_ostream os(what);
+  os << "the precondition of @" << proc.getSymName() << " (requires ";
+  printCondition(os, pre,
+                 llvm::map_to_vector(proc.getArgNames(), [](Attribute name) {
+                   return cast<StringAttr>(name).getValue();
+                 }));
+  os << ')';
+  return emitConditionCheck(stmt, pre, proc.getBody().getArguments(), what);
+}

@@ -92,6 +92,18 @@ private:
   LogicalResult emitFence(Operation *stmt, bool transitive, exoam::QualMask pre,
                           exoam::QualMask full, exoam::QualMask temp);
   LogicalResult emitFreeChecks(Operation *stmt, const Access &whole);
+  /// Alloc(x[c*]) of `view`'s variable with `extents`.
+  void emitAlloc(Operation *stmt, const View &view,
+                 ArrayRef<GlobalExpr> extents);
+  /// Checks that `access` lies within `view` (an access through a window,
+  /// or a window of `view`).
+  void emitBoundsCheck(Operation *stmt, const Access &access, const View &view);
+  /// Checks `condition` (over `ctrl` of `stmt`), named `what` in errors.
+  LogicalResult emitConditionCheck(Operation *stmt, ConditionAttr condition,
+                                   ValueRange ctrl, StringRef what);
+  /// Checks the precondition of `proc`, if any, with its parameters bound in
+  /// the current frame.
+  LogicalResult emitPreconditionCheck(Operation *stmt, ProcOp proc);
   AccessMode getAccessMode(InstrOp instr, unsigned param);
 
   const CollectiveAnalysis &analysis;

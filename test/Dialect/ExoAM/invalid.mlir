@@ -305,3 +305,24 @@ exoam.proc @bad_purpose() {
   // expected-error @below {{unknown check purpose 'bogus' (expected read, write or free)}}
   exoam.check_reads fully_ordered @x[] on [cpu_in_order_qual] for bogus threads cpu
 }
+
+// -----
+
+exoam.proc @bounds_other_variable() {
+  // expected-error @below {{the access and its window must be of one variable, with one coordinate per dimension each}}
+  exoam.check_bounds @x[0] within @y[0 to 3]
+}
+
+// -----
+
+exoam.proc @bounds_rank() {
+  // expected-error @below {{the access and its window must be of one variable, with one coordinate per dimension each}}
+  exoam.check_bounds @x[0, 1] within @x[0 to 3]
+}
+
+// -----
+
+exoam.proc @condition_bool_atom(%n: index) {
+  // expected-error @below {{a boolean condition atom must be an i1 value}}
+  "exoam.check_condition"(%n) <{condition = #exogpu.cond<(d0) -> (d0), [5]>, what = "a precondition"}> : (index) -> ()
+}

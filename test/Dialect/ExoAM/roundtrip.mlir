@@ -51,6 +51,10 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
     // CHECK-NEXT: exoam.check_barrier @bar[0 to 1, 0 to 3]
     exoam.check_barrier @bar[0 to 1, 0 to 3]
+    // CHECK-NEXT: exoam.check_condition %[[TASK]] < %M and %flag or %M mod 4 == 0, "a precondition"
+    exoam.check_condition %task < %M and %flag or %M mod 4 == 0, "a precondition"
+    // CHECK-NEXT: exoam.check_bounds @acc[%[[TASK]], 1] within @acc[0 to 127, 0 to %M - 1]
+    exoam.check_bounds @acc[%task, 1] within @acc[0 to 127, 0 to %M - 1]
   }
 }
 

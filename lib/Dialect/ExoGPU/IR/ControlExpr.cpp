@@ -365,8 +365,8 @@ namespace {
 enum class Prec { Sum = 0, Term = 1, Factor = 2 };
 } // namespace
 
-static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
-                      Prec context);
+static void printExpr(raw_ostream &p, AffineExpr expr,
+                      function_ref<void(unsigned)> printDim, Prec context);
 
 /// If `expr` is `x * c` with a negative constant `c`, or a negative constant,
 /// returns the negated expression so a sum can print `a - x * |c|`.
@@ -384,17 +384,14 @@ static AffineExpr getNegatedIfNegative(AffineExpr expr) {
   return c.getValue() == -1 ? mul.getLHS() : mul.getLHS() * -c.getValue();
 }
 
-static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
-                      Prec context) {
+static void printExpr(raw_ostream &p, AffineExpr expr,
+                      function_ref<void(unsigned)> printDim, Prec context) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
     p << c.getValue();
     return;
   }
   if (auto d = dyn_cast<AffineDimExpr>(expr)) {
-    if (d.getPosition() < operands.size())
-      p.printOperand(operands[d.getPosition()]);
-    else
-      p << "<<invalid d" << d.getPosition() << ">>";
+    printDim(d.getPosition());
     return;
   }
   auto bin = cast<AffineBinaryOpExpr>(expr);
@@ -404,35 +401,35 @@ static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
     p << '(';
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    printExpr(p, bin.getLHS(), operands, Prec::Sum);
+    printExpr(p, bin.getLHS(), printDim, Prec::Sum);
     if (AffineExpr negated = getNegatedIfNegative(bin.getRHS())) {
       p << " - ";
-      printExpr(p, negated, operands, Prec::Term);
+      printExpr(p, negated, printDim, Prec::Term);
     } else {
       p << " + ";
-      printExpr(p, bin.getRHS(), operands, Prec::Term);
+      printExpr(p, bin.getRHS(), printDim, Prec::Term);
     }
     break;
   case AffineExprKind::Mul:
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
         c && c.getValue() == -1) {
       p << '-';
-      printExpr(p, bin.getLHS(), operands, Prec::Factor);
+      printExpr(p, bin.getLHS(), printDim, Prec::Factor);
       break;
     }
-    printExpr(p, bin.getLHS(), operands, Prec::Term);
+    printExpr(p, bin.getLHS(), printDim, Prec::Term);
     p << " * ";
-    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    printExpr(p, bin.getRHS(), printDim, Prec::Factor);
     break;
   case AffineExprKind::FloorDiv:
-    printExpr(p, bin.getLHS(), operands, Prec::Term);
+    printExpr(p, bin.getLHS(), printDim, Prec::Term);
     p << " / ";
-    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    printExpr(p, bin.getRHS(), printDim, Prec::Factor);
     break;
   case AffineExprKind::Mod:
-    printExpr(p, bin.getLHS(), operands, Prec::Term);
+    printExpr(p, bin.getLHS(), printDim, Prec::Term);
     p << " mod ";
-    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    printExpr(p, bin.getRHS(), printDim, Prec::Factor);
     break;
   default:
     // Not producible by the parser and rejected by verifyControlMap.
@@ -443,47 +440,75 @@ static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
     p << ')';
 }
 
-void mlir::exogpu::printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
-                                    ValueRange operands) {
-  printExpr(printer, expr, operands, Prec::Sum);
-}
-
-void mlir::exogpu::printCondition(OpAsmPrinter &printer,
-                                  ConditionAttr condition,
-                                  ValueRange operands) {
+/// Prints `condition` as `a < b and c or d == e`, dimensions by `printDim`.
+static void printConditionTo(raw_ostream &os, ConditionAttr condition,
+                             function_ref<void(unsigned)> printDim) {
   AffineMap map = condition.getMap();
   unsigned next = 0;
   bool first = true;
   for (int64_t raw : condition.getAtoms()) {
     auto kind = static_cast<ConditionAtomKind>(raw);
     if (kind == ConditionAtomKind::Or) {
-      printer << " or ";
+      os << " or ";
       first = true;
       continue;
     }
     if (!first)
-      printer << " and ";
+      os << " and ";
     first = false;
     switch (kind) {
     case ConditionAtomKind::True:
-      printer << "true";
+      os << "true";
       break;
     case ConditionAtomKind::False:
-      printer << "false";
+      os << "false";
       break;
     case ConditionAtomKind::Bool:
-      printControlExpr(printer, map.getResult(next++), operands);
+      printExpr(os, map.getResult(next++), printDim, Prec::Sum);
       break;
     default: {
-      printControlExpr(printer, map.getResult(next++), operands);
+      printExpr(os, map.getResult(next++), printDim, Prec::Sum);
       static const char *const symbols[] = {" == ", " < ", " <= ", " > ",
                                             " >= "};
-      printer << symbols[raw];
-      printControlExpr(printer, map.getResult(next++), operands);
+      os << symbols[raw];
+      printExpr(os, map.getResult(next++), printDim, Prec::Sum);
       break;
     }
     }
   }
+}
+
+/// Prints dimension `i` as `operands[i]`.
+static void printOperandDim(OpAsmPrinter &printer, ValueRange operands,
+                            unsigned i) {
+  if (i < operands.size())
+    printer.printOperand(operands[i]);
+  else
+    printer << "<<invalid d" << i << ">>";
+}
+
+void mlir::exogpu::printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
+                                    ValueRange operands) {
+  printExpr(
+      printer.getStream(), expr,
+      [&](unsigned i) { printOperandDim(printer, operands, i); }, Prec::Sum);
+}
+
+void mlir::exogpu::printCondition(OpAsmPrinter &printer,
+                                  ConditionAttr condition,
+                                  ValueRange operands) {
+  printConditionTo(printer.getStream(), condition,
+                   [&](unsigned i) { printOperandDim(printer, operands, i); });
+}
+
+void mlir::exogpu::printCondition(raw_ostream &os, ConditionAttr condition,
+                                  ArrayRef<StringRef> names) {
+  printConditionTo(os, condition, [&](unsigned i) {
+    if (i < names.size())
+      os << names[i];
+    else
+      os << "<<invalid d" << i << ">>";
+  });
 }
 
 void mlir::exogpu::printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,

@@ -105,6 +105,9 @@ void printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
 /// Prints a condition as `a < b and c or d == e`.
 void printCondition(OpAsmPrinter &printer, ConditionAttr condition,
                     ValueRange operands);
+/// Prints a condition for a message, naming dimension `i` by `names[i]`.
+void printCondition(raw_ostream &os, ConditionAttr condition,
+                    ArrayRef<StringRef> names);
 
 /// Prints `[c, lo:hi, :]` for coordinates whose expressions are `exprs`.
 void printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,
