@@ -70,6 +70,8 @@ private:
   /// with (true for a variable never allocated, as in hand-written AMIR).
   bool isInBounds(const AccessWindow &window) const;
 
+  /// The arrive count a of barrier element `key` in rho.
+  int64_t getArriveCount(const ElementKey &key);
   /// sigma applied to the control operands of `op`.
   FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
   /// g_s(sigma, iota) of a statement with thread mapping, given `values`
@@ -254,6 +256,22 @@ LogicalResult Interpreter::execIf(IfOp op) {
   return execBlock(op.getBody().front()); // IF-TRUE
 }
 
+/// The element of a one-element window.
+static ElementKey getElementKey(const AccessWindow &window) {
+  ElementKey key{window.var, {}};
+  for (IntervalSet::Interval r : window.ranges)
+    key.index.push_back(r.first);
+  return key;
+}
+
+/// The window of exactly one element.
+static AccessWindow getElementWindow(const ElementKey &key) {
+  AccessWindow window{key.var, {}};
+  for (int64_t i : key.index)
+    window.ranges.push_back({i, i});
+  return window;
+}
+
 //===----------------------------------------------------------------------===//
 // Fig. 22: alloc, clear, record
 //===----------------------------------------------------------------------===//
@@ -318,7 +336,18 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
-  // P_{E, rho}: the current arrive count of every accessed barrier element.
+  // P_{E, rho}: the current arrive count of every accessed barrier element,
+  // or of the home barrier for all of them (a multicast completion).
+  std::optional<int64_t> homeCount;
+  if (AccessAttr home = op.getHomeAttr()) {
+    FailureOr<AccessWindow> window = evaluate(op, home, *values);
+    if (failed(window))
+      return failure();
+    if (window->empty() || !window->isSingleElement())
+      return emitError(op.getLoc(),
+                       "the home barrier of a record must be one element");
+    homeCount = getArriveCount(getElementKey(*window));
+  }
   ArriveCounts arrives;
   for (Attribute barrier : op.getBarriers()) {
     FailureOr<AccessWindow> window =
@@ -327,7 +356,7 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
       return failure();
     env->visit(*window, /*distinct=*/false,
                [&](const ElementKey &key, const ElementState &state) {
-                 observeArrive(arrives, key, state.arrives);
+                 observeArrive(arrives, key, homeCount.value_or(state.arrives));
                  return true;
                });
   }
@@ -345,14 +374,6 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
                       /*prune=*/options.engine == Engine::Box);
   });
   return success();
-}
-
-/// The window of exactly one element.
-static AccessWindow getElementWindow(const ElementKey &key) {
-  AccessWindow window{key.var, {}};
-  for (int64_t i : key.index)
-    window.ranges.push_back({i, i});
-  return window;
 }
 
 //===----------------------------------------------------------------------===//
@@ -378,6 +399,16 @@ LogicalResult Interpreter::execFence(FenceOp op) {
   return success();
 }
 
+int64_t Interpreter::getArriveCount(const ElementKey &key) {
+  int64_t count = 0;
+  env->visit(getElementWindow(key), /*distinct=*/false,
+             [&](const ElementKey &, const ElementState &state) {
+               count = state.arrives;
+               return true;
+             });
+  return count;
+}
+
 LogicalResult Interpreter::execArrive(ArriveOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
@@ -396,14 +427,17 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     return emitError(op.getLoc(),
                      "the barrier accesses of an arrive must share "
                      "exactly one element, the home barrier");
-  // The arrive counts of rho (before this arrive) of every element of W.
+  // Every element of W is observed at the home barrier's arrive count
+  // (before this arrive): the index of this arrive among its arriver's, the
+  // phase its signal belongs to in every barrier it reaches (a multicast
+  // arrive; docs/abstract-machine.md, "Multicast").
+  int64_t homeCount = getArriveCount(*home);
   SmallVector<std::pair<ElementKey, int64_t>> counts;
   for (const AccessWindow &window : windows)
-    env->visit(window, /*distinct=*/false,
-               [&](const ElementKey &key, const ElementState &state) {
-                 counts.push_back({key, state.arrives});
-                 return true;
-               });
+    window.forEachElement([&](const ElementKey &key) {
+      counts.push_back({key, homeCount});
+      return true;
+    });
   QualMask pre = op.getPre().getBits();
   // The counts are left out: they only grow within a barrier lifetime.
   LiftSignature signature{2, op.getTransitive(), pre};
@@ -439,9 +473,7 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   if (window.empty() || !window.isSingleElement())
     return emitError(op.getLoc(),
                      "an await must access exactly one barrier element");
-  ElementKey key{window.var, {}};
-  for (IntervalSet::Interval r : window.ranges)
-    key.index.push_back(r.first);
+  ElementKey key = getElementKey(window);
   int64_t a = 0, w = 0, n = op.getNAttr().getInt();
   env->visit(window, /*distinct=*/false,
              [&](const ElementKey &, const ElementState &state) {

@@ -337,13 +337,26 @@ mlir::exoam::makeRecords(VisibilityLevel level, bool convergent,
 // Witness, augment and the lifts of Fig. 22
 //===----------------------------------------------------------------------===//
 
+/// The level at which a witness (Def. B.3 (i)) must see a record on
+/// `timeline`. A TMA load into shared memory completes only on the mbarrier
+/// its instruction names (complete_tx); no wait instruction completes it,
+/// so a fence or arrive of its issuer, which sees it at unordered while it
+/// is in flight, cannot order it: the witness must see it temporally
+/// ordered, i.e. after an await of its mbarrier (docs/abstract-machine.md,
+/// decision (j)).
+static VisibilityLevel getWitnessLevel(QualTimeline timeline) {
+  return timeline == QualTimeline::tma_to_smem_async_qual
+             ? VisibilityLevel::temporally_ordered
+             : VisibilityLevel::unordered;
+}
+
 bool mlir::exoam::isWitnessed(bool transitive, const ThreadSet &exec,
                               QualMask pre, const VisibilityRecord &record) {
+  VisibilityLevel level = getWitnessLevel(record.timeline);
   if (transitive)
-    return record.visibility.isSeenBy(exec, pre, VisibilityLevel::unordered);
+    return record.visibility.isSeenBy(exec, pre, level);
   QualMask own = getQualBit(record.timeline);
-  return (pre & own) &&
-         record.visibility.isSeenBy(exec, own, VisibilityLevel::unordered);
+  return (pre & own) && record.visibility.isSeenBy(exec, own, level);
 }
 
 bool mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
@@ -363,13 +376,14 @@ bool mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
 static ThreadSet getWitnessedMembers(bool transitive, const ThreadSet &exec,
                                      QualMask pre,
                                      const VisibilityRecord &group) {
+  VisibilityLevel level = getWitnessLevel(group.timeline);
   QualMask own = getQualBit(group.timeline);
   QualMask seen = transitive ? pre : own;
   if (!transitive && !(pre & own))
     return ThreadSet();
-  if (group.visibility.isSeenBy(exec, seen, VisibilityLevel::unordered))
+  if (group.visibility.isSeenBy(exec, seen, level))
     return group.actors;
-  if (group.memberLevel < VisibilityLevel::unordered || !(pre & own) ||
+  if (group.memberLevel < level || !(pre & own) ||
       !group.actors.intersects(exec))
     return ThreadSet();
   if (group.actors.isSubsetOf(exec))

@@ -85,3 +85,11 @@ exoam.proc @condition_false(%N: index, %flag: i1) {
   // expected-error @below {{a precondition (requires N mod 8 == 0) does not hold: the sequential program is not defined for these values}}
   exoam.check_condition %N mod 8 == 0, "a precondition (requires N mod 8 == 0)"
 }
+
+// -----
+
+exoam.proc @home_window(%N: index) {
+  exoam.alloc barrier @bar[2]
+  // expected-error @below {{the home barrier of a record must be one element}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[0] home @bar[0 to 1] threads gpu[4]
+}

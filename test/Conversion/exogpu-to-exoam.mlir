@@ -706,6 +706,52 @@ exogpu.proc @call_barrier(%A: f32[256, 32] @CudaGmemLinear) {
 
 // -----
 
+// A multicast completion (barrier_dist = [cuda_cta_in_cluster], `>> bar[:]`)
+// records each destination CTA's shard as observing that CTA's barrier
+// only, and every record observes at the count of the issuing CTA's
+// barrier (`home`): the CTA of the issuing thread, %cta. A parameter that
+// is not distributed (the source) observes every barrier.
+
+exogpu.instr @Sm90_tma_multicast_load_128x32_f32(
+    %dst: f32[2, 128, 32] @Sm90_SmemSwizzled(128) {out_of_order, dist = [cuda_cta_in_cluster], init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]},
+    %src: window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaMbarrier, barrier_dist = [cuda_cta_in_cluster] {
+  exogpu.for %c in seq(0, 2) {
+    exogpu.for %i in seq(0, 128) {
+      exogpu.for %j in seq(0, 32) {
+        exogpu.assign %dst[%c, %i, %j] = %src[%i, %j] : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32)
+      }
+    }
+  }
+}
+
+// CHECK-LABEL: exoam.proc @multicast_completion() {
+// CHECK:         exoam.loop %[[CTA:[a-zA-Z0-9_]+]] in (0, 2) {
+// CHECK-NEXT:      exoam.loop %[[T:[a-zA-Z0-9_]+]] in (0, 1) {
+// CHECK-NEXT:        exoam.record_read fully_ordered @bar[0 to 1] on cuda_in_order_ram_qual threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK:             exoam.clear_mutates @S[0 to 1, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31]
+// CHECK-NEXT:        exoam.record_mutate unordered @S[0, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[0] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.record_mutate unordered @S[1, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.check_mutates fully_ordered @G[%[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on [tma_to_smem_async_qual] for read threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.record_read unordered @G[%[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[0 to 1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:      }
+exogpu.proc @multicast_completion(%G: f32[256, 32] @CudaGmemLinear) {
+  %G_map = exogpu.window %G[:, :] @Sm90_tensorMap(128, 128, 32) : f32[256, 32] @CudaGmemLinear
+  exogpu.device_function(clusterDim = 2, blockDim = 64) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %S = exogpu.alloc f32[2, 256, 32] @Sm90_SmemSwizzled(128)
+      %bar = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.call @Sm90_tma_multicast_load_128x32_f32(%S[:, %cta * 128:%cta * 128 + 128, :], %G_map[%cta * 128:%cta * 128 + 128, :]) >> %bar[:] : f32[2, 256, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
+        }
+      }
+    }
+  }
+}
+
+// -----
+
 // Window statements are inlined (Sec. 5.2 preprocessing (i)): w[1, 2] is
 // A[i * 4 + 1, 2]. The window only checks that it lies within A, and an
 // access through it that it lies within the window. Data parameters are

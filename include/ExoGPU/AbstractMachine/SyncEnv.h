@@ -191,7 +191,10 @@ makeRecords(VisibilityLevel level, bool convergent,
             const ArriveCounts &arrives, const ThreadSet &threads,
             Location origin, bool group);
 
-/// The witness W(t, g_exec, pre, r) of Def. B.3 (i), for a plain record.
+/// The witness W(t, g_exec, pre, r) of Def. B.3 (i), for a plain record. A
+/// record of a TMA load into shared memory (tma_to_smem_async_qual) is
+/// witnessed only at temporally_ordered or above: only its mbarrier
+/// completes it.
 bool isWitnessed(bool transitive, const ThreadSet &exec, QualMask pre,
                  const VisibilityRecord &record);
 

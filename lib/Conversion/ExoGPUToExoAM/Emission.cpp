@@ -93,34 +93,38 @@ LogicalResult ProcLowering::emitCheck(Operation *stmt, bool reads,
   return success();
 }
 
-LogicalResult ProcLowering::emitRecord(Operation *stmt, bool read,
-                                       VisibilityLevel level, bool convergent,
-                                       const Access &access,
-                                       exogpu::QualTimeline timeline,
-                                       exoam::QualMask atomic,
-                                       ArrayRef<Access> barriers) {
+LogicalResult
+ProcLowering::emitRecord(Operation *stmt, bool read, VisibilityLevel level,
+                         bool convergent, const Access &access,
+                         exogpu::QualTimeline timeline, exoam::QualMask atomic,
+                         ArrayRef<Access> barriers, const Access *home) {
   OperandPacker packer(context, globals);
   unsigned target = packer.addAccess(access);
   SmallVector<unsigned> barrierHandles;
   for (const Access &barrier : barriers)
     barrierHandles.push_back(packer.addAccess(barrier));
+  std::optional<unsigned> homeHandle;
+  if (home)
+    homeHandle = packer.addAccess(*home);
   FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(stmt, packer);
   if (failed(threads))
     return failure();
   SmallVector<Attribute> barrierAttrs;
   for (unsigned handle : barrierHandles)
     barrierAttrs.push_back(packer.getAccess(handle));
+  exoam::AccessAttr homeAttr =
+      homeHandle ? packer.getAccess(*homeHandle) : exoam::AccessAttr();
   auto atomicSet = exoam::QualTimelineSetAttr::get(context, atomic);
   if (read)
     exoam::RecordReadOp::create(builder, stmt->getLoc(), level, convergent,
                                 packer.getAccess(target), timeline, atomicSet,
-                                builder.getArrayAttr(barrierAttrs), *threads,
-                                packer.getOperands());
+                                builder.getArrayAttr(barrierAttrs), homeAttr,
+                                *threads, packer.getOperands());
   else
     exoam::RecordMutateOp::create(builder, stmt->getLoc(), level, convergent,
                                   packer.getAccess(target), timeline, atomicSet,
-                                  builder.getArrayAttr(barrierAttrs), *threads,
-                                  packer.getOperands());
+                                  builder.getArrayAttr(barrierAttrs), homeAttr,
+                                  *threads, packer.getOperands());
   return success();
 }
 

@@ -73,6 +73,9 @@ private:
   LogicalResult lowerAwait(AwaitOp await);
   LogicalResult lowerCall(CallOp call);
   LogicalResult lowerInstrCall(CallOp call, InstrOp instr);
+  /// The CTA (in the cluster) of the collective that executes `stmt`, as an
+  /// expression of the global values; none if it spans several CTAs.
+  FailureOr<std::optional<GlobalExpr>> getIssuingCta(Operation *stmt);
   LogicalResult inlineProcCall(CallOp call, ProcOp callee);
 
   // Emission of AMIR statements.
@@ -84,10 +87,12 @@ private:
                           bool convergent, const Access &access,
                           exoam::QualMask timelines,
                           exoam::AccessPurpose purpose);
+  /// A record observing `barriers`, at the arrive count of `home` if given.
   LogicalResult emitRecord(Operation *stmt, bool read, VisibilityLevel level,
                            bool convergent, const Access &access,
                            exogpu::QualTimeline timeline,
-                           exoam::QualMask atomic, ArrayRef<Access> barriers);
+                           exoam::QualMask atomic, ArrayRef<Access> barriers,
+                           const Access *home = nullptr);
   void emitClear(Operation *stmt, bool reads, const Access &access);
   LogicalResult emitFence(Operation *stmt, bool transitive, exoam::QualMask pre,
                           exoam::QualMask full, exoam::QualMask temp);

@@ -326,3 +326,17 @@ exoam.proc @condition_bool_atom(%n: index) {
   // expected-error @below {{a boolean condition atom must be an i1 value}}
   "exoam.check_condition"(%n) <{condition = #exogpu.cond<(d0) -> (d0), [5]>, what = "a precondition"}> : (index) -> ()
 }
+
+// -----
+
+exoam.proc @home_other_variable() {
+  // expected-error @below {{a home barrier is an element of the variable of the barriers the record observes}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[0] home @other[0] threads gpu[4]
+}
+
+// -----
+
+exoam.proc @home_without_barriers() {
+  // expected-error @below {{a home barrier is an element of the variable of the barriers the record observes}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual home @bar[0] threads gpu[4]
+}

@@ -29,6 +29,8 @@ exoam.proc @statements(%M: index, %flag: i1) {
       exoam.record_mutate fully_ordered @acc[%t, 0] on cuda_in_order_rmem_qual threads gpu[128 (%t, 1, 0)]
       // CHECK-NEXT: exoam.record_read unordered convergent @scalar[] on wgmma_async_smem_qual atomic = [tma_to_gmem_async_qual] >> @bar[%[[TASK]] mod 2, 0] >> @bar[0, 1 to 3] threads gpu[2 (_, 1, 1), 64 (%[[T]], 32, 0)]
       exoam.record_read unordered convergent @scalar[] on wgmma_async_smem_qual atomic = [tma_to_gmem_async_qual] >> @bar[%task mod 2, 0] >> @bar[0, 1 to 3] threads gpu[2 (_, 1, 1), 64 (%t, 32, 0)]
+      // CHECK-NEXT: exoam.record_mutate unordered @acc[%[[T]], 1] on tma_to_smem_async_qual >> @bar[1, 0] home @bar[%[[TASK]] mod 2, 0] threads gpu[128 (%[[T]], 1, 0)]
+      exoam.record_mutate unordered @acc[%t, 1] on tma_to_smem_async_qual >> @bar[1, 0] home @bar[%task mod 2, 0] threads gpu[128 (%t, 1, 0)]
       // CHECK-NEXT: exoam.if %[[T]] < 5 and %flag or %[[T]] * 2 >= %M {
       exoam.if %t < 5 and %flag or %t * 2 >= %M {
         // CHECK-NEXT: exoam.record_read invisible @acc[%[[T]], 1] on cpu_in_order_qual threads cpu
