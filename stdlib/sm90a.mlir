@@ -76,7 +76,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
     %a: f32[64, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
     %b: f32[256, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {d.list}, %128, %129, 1, 1, 1; }\22 : {d.regs} : \22l\22(exo_wgmma_desc_sw128({a})), \22l\22(exo_wgmma_desc_sw128({b})));" {
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {d.list}, %128, %129, 1, 1, 1; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.for %k in seq(0, 8) {
