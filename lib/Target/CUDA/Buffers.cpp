@@ -219,7 +219,7 @@ FailureOr<BufferView> ProcState::getView(Value buffer, Location loc) {
   auto it = views.find(buffer);
   if (it == views.end())
     return emitInternalError(loc) << "buffer used before its definition "
-                                        "was translated";
+                                     "was translated";
   noteUse(it->second.root->value);
   return it->second;
 }
@@ -380,8 +380,9 @@ FailureOr<std::string> ProcState::pointerTo(const BufferView &view,
     for (auto [d, extent] : llvm::zip(tile, tileExtents))
       if (d.isPoint || d.lo != getAffineConstantExpr(0, proc.getContext()) ||
           d.extent != extent)
-        return emitInternalError(loc) << "a window into a " << formatMemory(root.memory)
-                                         << " buffer must cover whole tiles";
+        return emitInternalError(loc)
+               << "a window into a " << formatMemory(root.memory)
+               << " buffer must cover whole tiles";
     std::string ref = root.name;
     for (const ViewDim &d :
          ArrayRef(view.dims).drop_front(root.numDistributed).drop_back(2)) {

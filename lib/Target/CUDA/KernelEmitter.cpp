@@ -461,7 +461,8 @@ LogicalResult KernelEmitter::emitAlloc(AllocOp alloc) {
   }
   case StorageKind::Pointer:
     return emitInternalError(alloc.getLoc())
-           << formatMemory(buffer.memory) << " is allocated from the CPU, not in a kernel";
+           << formatMemory(buffer.memory)
+           << " is allocated from the CPU, not in a kernel";
   }
   return failure();
 }

@@ -107,6 +107,9 @@ private:
                                                      Value barrier);
   std::string getCounter(Value barrier, bool arrive);
   bool pathIssues(uint32_t timelines);
+  /// Whether the current path reads or writes shared memory through the
+  /// generic proxy (only such accesses need proxy fences).
+  bool pathAccessesSharedGenerically();
 
   /// Whether `op` belongs to the current path (it is not inside a named
   /// warps block of another group).

@@ -14,7 +14,8 @@
 //   fences      wgmma.fence when in-order register accesses (cuda1) are
 //               ordered before wgmma register accesses; fence.proxy.async
 //               when generic shared-memory accesses (cuda2) are ordered
-//               before async-proxy ones (tmaS, tmaG, wgS)
+//               before async-proxy ones (tmaS, tmaG, wgS), in code paths
+//               that access shared memory through the generic proxy
 //   rendezvous  by collective: nothing (one thread), __syncwarp (a warp or
 //               part of one), a named barrier (whole warps of a CTA), the
 //               CTA barrier, the cluster barrier
@@ -78,6 +79,40 @@ void KernelEmitter::analyzeAsyncProxy() {
   kernelIssuesAsyncProxy = pathIssues(kAsyncProxy);
 }
 
+bool KernelEmitter::pathAccessesSharedGenerically() {
+  auto isShared = [](Value buffer) {
+    auto type = dyn_cast<BufferTypeInterface>(buffer.getType());
+    return type && type.getMemory().isSmem();
+  };
+  bool found = false;
+  deviceFunction.walk([&](Operation *op) {
+    if (found || !inPath(op))
+      return;
+    if (auto read = dyn_cast<ReadOp>(op))
+      found = isShared(read.getSource());
+    else if (auto assign = dyn_cast<AssignOp>(op))
+      found = isShared(assign.getDest());
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      found = isShared(reduce.getDest());
+    else if (auto call = dyn_cast<CallOp>(op)) {
+      auto instr = dyn_cast_or_null<InstrOp>(
+          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+      if (!instr)
+        return;
+      unsigned data = 0;
+      for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
+        if (instr.getParamKind(i) != ParamKind::data)
+          continue;
+        Value arg = call.getDataArgs()[data++];
+        if (isShared(arg) && (getParamTimelines(instr.getParamSpec(i)) &
+                              bit(QualTimeline::cuda_in_order_ram_qual)))
+          found = true;
+      }
+    }
+  });
+  return found;
+}
+
 LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
                                           uint32_t postTemporal,
                                           bool sameThreads) {
@@ -98,7 +133,8 @@ LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
       (postTemporal & kWgmmaRegisters) && wgmmaInPath)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
   if ((preFull & bit(QualTimeline::cuda_in_order_ram_qual)) &&
-      (postTemporal & kAsyncProxy) && kernelIssuesAsyncProxy)
+      (postTemporal & kAsyncProxy) && kernelIssuesAsyncProxy &&
+      pathAccessesSharedGenerically())
     out.line("exo::fence_proxy_async();");
   (void)op;
   return success();

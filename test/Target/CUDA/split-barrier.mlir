@@ -1,3 +1,5 @@
+// exogpu-stdlib: sm80
+// exogpu-stdlib: sm90a
 // RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
 // The programs pass the synchronization check.
 // RUN: cat %exogpu_src_root/stdlib/sm80.mlir %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
