@@ -171,18 +171,14 @@ LogicalResult ProcLowering::emitConditionCheck(Operation *stmt,
                                                ConditionAttr condition,
                                                ValueRange ctrl,
                                                StringRef what) {
-  FailureOr<SmallVector<GlobalExpr>> exprs =
-      lowerExprs(stmt, condition.getMap().getResults(), ctrl);
-  if (failed(exprs))
-    return failure();
   OperandPacker packer(context, globals);
-  SmallVector<AffineExpr> packed;
-  for (GlobalExpr expr : *exprs)
-    packed.push_back(packer.pack(expr));
-  exoam::CheckConditionOp::create(
-      builder, stmt->getLoc(),
-      ConditionAttr::get(context, packer.getMap(packed), condition.getAtoms()),
-      builder.getStringAttr(what), packer.getOperands());
+  FailureOr<ConditionAttr> lowered =
+      lowerCondition(stmt, condition, ctrl, packer);
+  if (failed(lowered))
+    return failure();
+  exoam::CheckConditionOp::create(builder, stmt->getLoc(), *lowered,
+                                  builder.getStringAttr(what),
+                                  packer.getOperands());
   return success();
 }
 

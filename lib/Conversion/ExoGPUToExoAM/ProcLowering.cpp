@@ -312,21 +312,30 @@ LogicalResult ProcLowering::lowerFor(ForOp loop) {
   return lowerBlock(loop.getBody().front());
 }
 
-/// Creates an exoam.if with `condition` over `ctrl` and lowers `body` in it.
-LogicalResult ProcLowering::lowerIf(IfOp guard) {
-  ConditionAttr condition = guard.getCondition();
+FailureOr<ConditionAttr> ProcLowering::lowerCondition(Operation *op,
+                                                      ConditionAttr condition,
+                                                      ValueRange ctrl,
+                                                      OperandPacker &packer) {
   FailureOr<SmallVector<GlobalExpr>> exprs =
-      lowerExprs(guard, condition.getMap().getResults(), guard.getCtrl());
+      lowerExprs(op, condition.getMap().getResults(), ctrl);
   if (failed(exprs))
     return failure();
-  OperandPacker packer(context, globals);
   SmallVector<AffineExpr> packed;
   for (GlobalExpr expr : *exprs)
     packed.push_back(packer.pack(expr));
-  auto amIf = exoam::IfOp::create(
-      builder, guard.getLoc(),
-      ConditionAttr::get(context, packer.getMap(packed), condition.getAtoms()),
-      packer.getOperands());
+  return ConditionAttr::get(context, packer.getMap(packed),
+                            condition.getAtoms());
+}
+
+/// Creates an exoam.if with `condition` over `ctrl` and lowers `body` in it.
+LogicalResult ProcLowering::lowerIf(IfOp guard) {
+  OperandPacker packer(context, globals);
+  FailureOr<ConditionAttr> condition =
+      lowerCondition(guard, guard.getCondition(), guard.getCtrl(), packer);
+  if (failed(condition))
+    return failure();
+  auto amIf = exoam::IfOp::create(builder, guard.getLoc(), *condition,
+                                  packer.getOperands());
   OpBuilder::InsertionGuard insertion(builder);
   builder.createBlock(&amIf.getBody());
   return lowerBlock(guard.getBody().front());

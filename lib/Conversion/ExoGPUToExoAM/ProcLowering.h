@@ -44,6 +44,11 @@ private:
   FailureOr<GlobalExpr> lowerCtrl(Operation *op, Value value);
   FailureOr<SmallVector<GlobalExpr>>
   lowerExprs(Operation *op, ArrayRef<AffineExpr> exprs, ValueRange ctrl);
+  /// `condition` (over `ctrl` of `op`) over the operands `packer` collects.
+  FailureOr<ConditionAttr> lowerCondition(Operation *op,
+                                          ConditionAttr condition,
+                                          ValueRange ctrl,
+                                          OperandPacker &packer);
 
   // Buffers.
   FailureOr<const View *> lookupView(Operation *op, Value buffer);
