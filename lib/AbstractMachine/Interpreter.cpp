@@ -458,6 +458,13 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     ++state.arrives;
     return false;
   });
+  // The other elements have now seen the arriver's phase homeCount.
+  for (const auto &[key, count] : counts)
+    if (!(key == *home))
+      env->update(getElementWindow(key), [&](ElementState &state) {
+        state.received = std::max(state.received, homeCount + 1);
+        return false;
+      });
   return success();
 }
 
@@ -547,14 +554,14 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   FailureOr<AccessWindow> window = evaluate(op, op.getBarrier(), *values);
   if (failed(window))
     return failure();
-  bool passed =
-      env->visit(*window, /*distinct=*/true,
-                 [&](const ElementKey &key, const ElementState &state) {
-                   if (state.arrives == state.awaits)
-                     return true;
-                   reportBarrierMismatch(op, key, state.arrives, state.awaits);
-                   return false;
-                 });
+  bool passed = env->visit(
+      *window, /*distinct=*/true,
+      [&](const ElementKey &key, const ElementState &state) {
+        if (state.getPhases() == state.awaits)
+          return true;
+        reportBarrierMismatch(op, key, state.getPhases(), state.awaits);
+        return false;
+      });
   return success(passed);
 }
 

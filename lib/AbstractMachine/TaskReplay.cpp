@@ -292,7 +292,7 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
     store.visitBoxes(allocation.first,
                      [&](const AccessWindow &box, const ElementState &state) {
                        if (!state.reads.empty() || !state.mutates.empty() ||
-                           state.arrives || state.awaits)
+                           state.getPhases() || state.awaits)
                          summary.locals.push_back({box, state});
                      });
   }
@@ -400,6 +400,7 @@ bool mlir::exoam::replayTask(
     ElementState renamed;
     renamed.arrives = state.arrives;
     renamed.awaits = state.awaits;
+    renamed.received = state.received;
     appendRenamed(renamed.reads, state.reads, summary.task, task);
     appendRenamed(renamed.mutates, state.mutates, summary.task, task);
     store.update(box, [&](ElementState &element) {

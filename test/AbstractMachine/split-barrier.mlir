@@ -209,6 +209,24 @@ exoam.proc @multicast_phase_of_home() {
 
 // -----
 
+// An element that multicast arrives reach without being their home counts
+// the phases they started: @bar[1] is awaited once after one arrive of
+// home @bar[0], so its counts balance (phases 1, awaits 1).
+exoam.proc @multicast_phases_of_other_element() {
+  exoam.alloc barrier @bar[2]
+  exoam.record_mutate fully_ordered @x[0] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 0)]
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[0] >> @bar[0 to 1] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[0] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.await @bar[1] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 2)]
+  exoam.check_mutates fully_ordered @x[0] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 2)]
+  exoam.check_barrier @bar[0 to 1]
+  exoam.await @bar[1] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 2)]
+  // expected-error @below {{check_barrier failed on @bar[1]: arrive count 1 differs from await count 2}}
+  exoam.check_barrier @bar[0 to 1]
+}
+
+// -----
+
 // A record with a home barrier notes its barriers at the home's count: the
 // multicast TMA of CTA 1 (thread 2) into CTA 0's shard belongs to the phase
 // of CTA 1's barrier, 0, although CTA 0 already arrived at its own.

@@ -257,3 +257,74 @@ exogpu.proc @own_arrive_read_other(%first: index, %S: f32[2, 128] @CudaGmemLinea
     }
   }
 }
+
+// -----
+
+// One producer CTA (`first`) fills a 2-stage ring in global memory and
+// signals both CTAs' `full` barrier with a multicast arrive; the consumers
+// of both CTAs read each stage and release it to both CTAs' `empty`
+// barrier; every CTA waits for `empty` with lag 2 (the producer before
+// reusing a stage). `full` of the other CTA is never a home: its phases are
+// the ones the multicast arrives reached, so its awaits balance at the free.
+exogpu.proc @one_producer_ring(%first: index, %S: f32[2, 128] @CudaGmemLinear, %out: f32[2, 128] @CudaGmemLinear) {
+  exogpu.device_function(clusterDim = 2, blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %full = exogpu.alloc barrier[2] @CudaMbarrier
+      %empty = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.for %k in seq(0, 6) {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.await(%empty[%cta], cuda_in_order, -3) : barrier[2] @CudaMbarrier
+          exogpu.if %cta == %first {
+            exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+              exogpu.assign %S[%k mod 2, %t] = 1.0 : f32[2, 128] @CudaGmemLinear
+            }
+            exogpu.arrive(cuda_in_order, 1) >> %full[%cta] >> %full[:] : barrier[2] @CudaMbarrier
+          }
+        }
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.await(%full[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
+          exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+            exogpu.reduce %out[%cta, %t] += %S[%k mod 2, %t] : f32[2, 128] @CudaGmemLinear, f32[2, 128] @CudaGmemLinear
+          }
+          exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}
+
+// -----
+
+// Bug: the consumers release a stage only to their own CTA, so the producer
+// overwrites a stage the other CTA's consumers may still read.
+exogpu.proc @one_producer_ring_own_release(%first: index, %S: f32[2, 128] @CudaGmemLinear, %out: f32[2, 128] @CudaGmemLinear) {
+  exogpu.device_function(clusterDim = 2, blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %full = exogpu.alloc barrier[2] @CudaMbarrier
+      %empty = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.for %k in seq(0, 6) {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.await(%empty[%cta], cuda_in_order, -3) : barrier[2] @CudaMbarrier
+          exogpu.if %cta == %first {
+            exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+              // expected-error @below {{WAR hazard on @S[0, 0]: this write is not ordered after an earlier read by}}
+              // expected-note @below {{missing synchronization}}
+              exogpu.assign %S[%k mod 2, %t] = 1.0 : f32[2, 128] @CudaGmemLinear
+            }
+            exogpu.arrive(cuda_in_order, 1) >> %full[%cta] >> %full[:] : barrier[2] @CudaMbarrier
+          }
+        }
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.await(%full[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
+          exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+            // expected-note @below {{the earlier read is here}}
+            exogpu.reduce %out[%cta, %t] += %S[%k mod 2, %t] : f32[2, 128] @CudaGmemLinear, f32[2, 128] @CudaGmemLinear
+          }
+          exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] : barrier[2] @CudaMbarrier
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}

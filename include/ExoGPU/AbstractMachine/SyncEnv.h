@@ -158,6 +158,13 @@ struct ElementState {
   std::vector<VisibilityRecord> mutates;
   int64_t arrives = 0;
   int64_t awaits = 0;
+  /// The phases of a barrier element that multicast arrives of other homes
+  /// reached: their largest index plus one. Its phases are
+  /// max(arrives, received) (docs/abstract-machine.md, "Multicast").
+  int64_t received = 0;
+
+  /// The number of phases arrives started at this barrier element.
+  int64_t getPhases() const { return std::max(arrives, received); }
 };
 
 /// Whether a grant of `record` gives every thread unordered or above.

@@ -56,8 +56,10 @@ def ExoAM_CheckBarrierOp : ExoAM_StmtOp<"check_barrier"> {
   let summary = "check arrive/await consistency: `CheckBarrier(e_z#)`";
   let description = [{
     Fails when some accessed barrier element has an arrive count different
-    from its await count (Fig. 7 CHECKBARRIER). The translation of a barrier
-    free runs it over the whole barrier (Fig. 5).
+    from its await count (Fig. 7 CHECKBARRIER); the arrive count of an
+    element that multicast arrives of other homes reached is the number of
+    phases they started there, if larger. The translation of a barrier free
+    runs it over the whole barrier (Fig. 5).
 
     ```mlir
     exoam.check_barrier @ring[0 to 3]

@@ -43,9 +43,12 @@ def ExoAM_ArriveOp : ExoAM_StmtOp<"arrive"> {
   let description = [{
     The barrier accesses after `>>` must share exactly one element, the home
     barrier (Fig. 22 ARRIVE). Every record witnessed by the executing threads
-    on the `pre` timelines (Def. B.3 `W`) notes the current arrive count of
-    each accessed barrier element in its `P`; then the home barrier's arrive
-    count increases by one. A later `await` on a barrier element raises the
+    on the `pre` timelines (Def. B.3 `W`) notes, for each accessed barrier
+    element, the home barrier's current arrive count in its `P` (the phase
+    this arrive belongs to in every element a multicast arrive reaches;
+    docs/abstract-machine.md, "Multicast"); then the home barrier's arrive
+    count increases by one and every other accessed element records that it
+    reached that phase. A later `await` on a barrier element raises the
     records whose noted counts it pairs with.
 
     ```mlir
