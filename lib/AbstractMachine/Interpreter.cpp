@@ -459,9 +459,9 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     return false;
   });
   // The other elements have now seen the arriver's phase homeCount.
-  for (const auto &[key, count] : counts)
-    if (!(key == *home))
-      env->update(getElementWindow(key), [&](ElementState &state) {
+  for (const auto &entry : counts)
+    if (!(entry.first == *home))
+      env->update(getElementWindow(entry.first), [&](ElementState &state) {
         state.received = std::max(state.received, homeCount + 1);
         return false;
       });
