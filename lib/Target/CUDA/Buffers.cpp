@@ -139,20 +139,6 @@ static bool isPointerMemory(MemoryAttr memory) {
          memory.getKind() == MemoryKind::CudaDeviceVisibleAtomicity16B;
 }
 
-static int64_t getMatrixThreads(MemoryKind kind) {
-  switch (kind) {
-  case MemoryKind::Sm80_RmemMatrixA:
-  case MemoryKind::Sm80_RmemMatrixB:
-  case MemoryKind::Sm80_RmemMatrixD:
-    return 32;
-  case MemoryKind::Sm90_RmemMatrixA:
-  case MemoryKind::Sm90_RmemMatrixD:
-    return 128;
-  default:
-    return 0;
-  }
-}
-
 FailureOr<RootBuffer *> ProcState::addRoot(Value value, Location loc) {
   auto type = cast<BufferTypeInterface>(value.getType());
   auto root = std::make_unique<RootBuffer>();
@@ -180,7 +166,7 @@ FailureOr<RootBuffer *> ProcState::addRoot(Value value, Location loc) {
       root->storage = StorageKind::Shared;
       if (memory.getKind() == MemoryKind::Sm90_SmemSwizzled)
         root->swizzleBytes = memory.getArgs()[0];
-    } else if (int64_t threads = getMatrixThreads(memory.getKind())) {
+    } else if (int64_t threads = memory.getMatrixThreads()) {
       root->storage = StorageKind::RegisterMatrix;
       root->matrixThreads = threads;
       if (type.getRank() < 2 + root->numDistributed)
