@@ -19,6 +19,15 @@
 //    `>> empty[cta] >> empty[:]`);
 //  * wgmma m64n256k8 per consumer warpgroup after a wgmma.fence, one commit
 //    group in flight;
+//  * the timelines say exactly what each side needs, which is what keeps
+//    the pipeline full once translated (docs/cuda-translation.md
+//    "Synchronization"): consumers await a stage on cuda_generic_and_async
+//    (the TMA bytes become visible to their wgmmas and to in-order code), and
+//    release the previous stage with Arrive(cuda_in_order): after
+//    `await(cg, .., 1)` the wgmmas that read that stage are complete and
+//    in order, while the wgmmas just issued keep running. An
+//    Arrive(cuda_generic_and_async) would also order those pending wgmmas
+//    and so lower to wgmma.wait_group 0 before every release;
 //  * a cluster-wide fence at the end of each task, so the compiler's frees
 //    of the stages and barriers are safe (the next task reuses them).
 // Frees are not written: the compiler inserts them (paper Sec. 3.4).
@@ -72,10 +81,11 @@ exogpu.proc @gemm_sm90a(%M: size, %N: size, %K: size,
           }
           // Consumers: wait for the stage (both warpgroups of a CTA), issue
           // wgmma, keep one commit group in flight per warpgroup, and release
-          // the previous iteration's stage to the producers of both CTAs.
+          // the previous iteration's stage to the producers of both CTAs
+          // (only completed accesses: cuda_in_order).
           exogpu.warps "consumer" {
             exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-              exogpu.await(%full[%cta], cuda_async_proxy_wgmma, -1) : barrier[2] @CudaMbarrier
+              exogpu.await(%full[%cta], cuda_generic_and_async, -1) : barrier[2] @CudaMbarrier
               exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
                 // wgmma.fence: the accumulator's in-order writes (zeroing)
                 // and earlier wgmma accesses are ordered before the wgmma
@@ -90,8 +100,8 @@ exogpu.proc @gemm_sm90a(%M: size, %N: size, %K: size,
                 exogpu.await(%cg[%cta, %wg], cuda_in_order, 1) : barrier[2, 2] @CudaCommitGroup
               }
               exogpu.if %k > 0 {
-                // CHECK: exogpu.arrive(cuda_generic_and_async, 1) >> %empty[%cta] >> %empty[:]
-                exogpu.arrive(cuda_generic_and_async, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
+                // CHECK: exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:]
+                exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
               }
             }
           }
@@ -107,7 +117,7 @@ exogpu.proc @gemm_sm90a(%M: size, %N: size, %K: size,
               // CHECK: exogpu.call @Sm90_store_d_m64n256_f32[%N](
               exogpu.call @Sm90_store_d_m64n256_f32[%N](%C[(%m_task * 2 + %cta) * 128 + %wg * 64:(%m_task * 2 + %cta) * 128 + %wg * 64 + 64, %n_task * 256:%n_task * 256 + 256], %D[%cta, %wg, :, :]) : f32[?, ?] @CudaGmemLinear, f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256)
             }
-            exogpu.arrive(cuda_generic_and_async, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
+            exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
           }
         }
         // The compiler frees the stages and barriers here and the next task
