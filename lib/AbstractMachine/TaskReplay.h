@@ -169,10 +169,12 @@ enum class ReplayResult {
 };
 
 /// Applies `summary` to a task that has run its prefix (task id `task`, task
-/// iterators `taskIterators`), if its global lists qualify.
+/// iterators `taskIterators`), if its global lists qualify and every global
+/// window it would access is `inBounds`.
 ReplayResult replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
                         SyncStore &store, int64_t task,
-                        ArrayRef<int64_t> taskIterators);
+                        ArrayRef<int64_t> taskIterators,
+                        function_ref<bool(const AccessWindow &)> inBounds);
 
 /// The global elements the task with task iterators `taskIterators` records
 /// on, if it runs the summarized statements.

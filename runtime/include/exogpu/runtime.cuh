@@ -186,6 +186,32 @@ EXOGPU_DEVICE void cluster_sync() {
 }
 
 //===----------------------------------------------------------------------===//
+// Register fragments of 16-bit elements (stdlib/sm80.mlir). A register-matrix
+// tile holds one element per variable; mma and ldmatrix take two .f16 or
+// .bf16 elements per .b32 operand, the lower-numbered fragment element in
+// the low half (PTX ISA "Matrix Fragments for mma.m16n8k16").
+//===----------------------------------------------------------------------===//
+
+/// The .b32 operand holding `lo` in bits 0-15 and `hi` in bits 16-31.
+template <typename T> EXOGPU_DEVICE uint32_t pack_b16x2(T lo, T hi) {
+  static_assert(sizeof(T) == 2, "pack_b16x2 packs 16-bit elements");
+  uint16_t lo_bits, hi_bits;
+  __builtin_memcpy(&lo_bits, &lo, 2);
+  __builtin_memcpy(&hi_bits, &hi, 2);
+  return uint32_t(lo_bits) | (uint32_t(hi_bits) << 16);
+}
+
+/// Splits a .b32 operand into its low (`lo`) and high (`hi`) 16-bit
+/// elements.
+template <typename T>
+EXOGPU_DEVICE void unpack_b16x2(uint32_t bits, T &lo, T &hi) {
+  static_assert(sizeof(T) == 2, "unpack_b16x2 unpacks 16-bit elements");
+  const uint16_t lo_bits = uint16_t(bits), hi_bits = uint16_t(bits >> 16);
+  __builtin_memcpy(&lo, &lo_bits, 2);
+  __builtin_memcpy(&hi, &hi_bits, 2);
+}
+
+//===----------------------------------------------------------------------===//
 // Shared-memory layouts
 //===----------------------------------------------------------------------===//
 

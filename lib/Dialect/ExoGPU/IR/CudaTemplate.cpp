@@ -72,22 +72,6 @@ mlir::exogpu::parseCudaTemplate(StringRef text, std::string &error) {
   return pieces;
 }
 
-/// The number of threads sharing one register-matrix tile, or 0 for memories
-/// that are not register matrices.
-static int64_t getMatrixThreads(MemoryKind kind) {
-  switch (kind) {
-  case MemoryKind::Sm80_RmemMatrixA:
-  case MemoryKind::Sm80_RmemMatrixB:
-  case MemoryKind::Sm80_RmemMatrixD:
-    return 32;
-  case MemoryKind::Sm90_RmemMatrixA:
-  case MemoryKind::Sm90_RmemMatrixD:
-    return 128;
-  default:
-    return 0;
-  }
-}
-
 /// The number of elements `{p.N}` may name for a data parameter of `type`
 /// whose first `numDist` dimensions are distributed, or nullopt if the shape
 /// is not static.
@@ -100,7 +84,7 @@ static std::optional<int64_t> getElementCount(BufferTypeInterface type,
       return std::nullopt;
     count *= extent;
   }
-  if (int64_t threads = getMatrixThreads(type.getMemory().getKind()))
+  if (int64_t threads = type.getMemory().getMatrixThreads())
     count /= threads;
   return count;
 }

@@ -125,6 +125,15 @@ void printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
 /// Prints a condition as `a < b and c or d == e`.
 void printCondition(OpAsmPrinter &printer, ConditionAttr condition,
                     ValueRange operands);
+/// Prints `expr` in infix form to `os` (for messages outside the IR),
+/// naming dimension `i` `names[i]`.
+void printControlExpr(raw_ostream &os, AffineExpr expr,
+                      ArrayRef<StringRef> names);
+
+/// Prints a condition as printCondition does, for messages outside the IR,
+/// naming dimension `i` `names[i]`.
+void printCondition(raw_ostream &os, ConditionAttr condition,
+                    ArrayRef<StringRef> names);
 
 /// Prints `[c, lo:hi, :]` for coordinates whose expressions are `exprs`.
 void printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,
