@@ -613,8 +613,15 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
     recorder = &watching.emplace(plan, *env, task, finished);
     // The prefix's ALLOCs.
     for (Operation &prefixOp : llvm::make_range(body.begin(), it))
-      if (auto alloc = dyn_cast<AllocOp>(prefixOp))
-        recorder->noteAlloc(*getAllocationBox(alloc), alloc.getBarrier());
+      if (auto alloc = dyn_cast<AllocOp>(prefixOp)) {
+        // The prefix ran: its boxes evaluate as they did then.
+        FailureOr<AccessWindow> box = getAllocationBox(alloc);
+        if (failed(box)) {
+          recorder = nullptr;
+          return failure();
+        }
+        recorder->noteAlloc(*box, alloc.getBarrier());
+      }
   }
   for (auto end = body.end(); it != end; ++it) {
     if (failed(exec(&*it))) {
@@ -672,7 +679,9 @@ FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  FailureOr<AccessWindow> extents = evaluate(op, op.getTarget(), *values);
+  // The target lists the extents, not a window of an earlier allocation.
+  FailureOr<AccessWindow> extents =
+      evaluateAccess(op, op.getTarget(), *values, evaluator);
   if (failed(extents))
     return failure();
   SmallVector<int64_t> sizes;
