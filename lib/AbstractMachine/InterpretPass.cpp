@@ -37,8 +37,7 @@ struct ExoAMInterpretPass
 
 void ExoAMInterpretPass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<llvm::StringMap<int64_t>> bindings =
-      parseBindings(module, getArgument(), args);
+  FailureOr<Bindings> bindings = parseBindings(module, getArgument(), args);
   if (failed(bindings))
     return signalPassFailure();
   std::optional<Engine> engineKind = parseEngine(engine);

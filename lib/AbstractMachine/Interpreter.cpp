@@ -1192,21 +1192,19 @@ void Interpreter::emitReplayRemarks() {
 // Parameter bindings
 //===----------------------------------------------------------------------===//
 
-FailureOr<llvm::StringMap<int64_t>>
-mlir::exoam::parseBindings(Operation *op, StringRef passName,
-                           ArrayRef<std::string> items) {
-  llvm::StringMap<int64_t> bindings;
+FailureOr<Bindings> mlir::exoam::parseBindings(Operation *op,
+                                               StringRef passName,
+                                               ArrayRef<std::string> items) {
+  Bindings bindings;
   for (StringRef item : items) {
     auto [name, text] = item.split('=');
-    int64_t value;
-    if (text == "true")
-      value = 1;
-    else if (text == "false")
-      value = 0;
-    else if (name.empty() || text.getAsInteger(10, value))
+    Binding binding{0, text == "true" || text == "false"};
+    if (binding.boolean)
+      binding.value = text == "true";
+    else if (name.empty() || text.getAsInteger(10, binding.value))
       return emitError(op->getLoc())
              << passName << ": expected name=integer, got '" << item << "'";
-    if (!bindings.insert({name, value}).second)
+    if (!bindings.insert({name, binding}).second)
       return emitError(op->getLoc())
              << passName << ": '" << name << "' is given twice";
   }
@@ -1232,7 +1230,7 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
 }
 
 FailureOr<SmallVector<int64_t>>
-mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
+mlir::exoam::bindParams(ProcOp proc, const Bindings &bindings,
                         StringRef passName) {
   SmallVector<int64_t> args;
   for (auto [param, name] :
@@ -1243,11 +1241,18 @@ mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
       return emitError(proc.getLoc())
              << passName << ": no value for parameter '" << name.getValue()
              << "' (pass " << name.getValue() << "=...)";
-    if (param.getType().isInteger(1) && it->second != 0 && it->second != 1)
+    const Binding &binding = it->second;
+    bool isBool = param.getType().isInteger(1);
+    if (isBool && binding.value != 0 && binding.value != 1)
       return emitError(proc.getLoc())
              << passName << ": bool parameter '" << name.getValue()
              << "' takes true, false, 1 or 0";
-    args.push_back(it->second);
+    if (!isBool && binding.boolean)
+      return emitError(proc.getLoc())
+             << passName << ": parameter '" << name.getValue()
+             << "' takes an integer, not "
+             << (binding.value ? "true" : "false");
+    args.push_back(binding.value);
   }
   return args;
 }

@@ -57,11 +57,20 @@ struct InterpretOptions {
 LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args,
                             const InterpretOptions &options = {});
 
+/// The value a pass option gives a parameter.
+struct Binding {
+  int64_t value;
+  /// Whether it was written `true` or `false` (a value for a bool parameter
+  /// only).
+  bool boolean;
+};
+using Bindings = llvm::StringMap<Binding>;
+
 /// Parses the `name=value` bindings of a pass option (`true` and `false`
 /// stand for 1 and 0). Malformed or repeated names are reported on `op`,
 /// prefixed by `passName`.
-FailureOr<llvm::StringMap<int64_t>>
-parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
+FailureOr<Bindings> parseBindings(Operation *op, StringRef passName,
+                                  ArrayRef<std::string> items);
 
 /// Rewrites pass options where `name=value` items stand for themselves
 /// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
@@ -70,10 +79,10 @@ parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
 std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A
-/// missing value or a boolean that is neither 0 nor 1 is reported on `proc`.
+/// missing value, a boolean that is neither 0 nor 1, or `true` or `false`
+/// for an integer parameter is reported on `proc`.
 FailureOr<SmallVector<int64_t>>
-bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
-           StringRef passName);
+bindParams(ProcOp proc, const Bindings &bindings, StringRef passName);
 
 } // namespace mlir::exoam
 
