@@ -1804,3 +1804,39 @@ exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] 
     exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
   }
 }
+
+// -----
+
+// Allocations must fit the hardware (227 KiB of shared memory and 256 KiB
+// of registers per CTA, in each CTA of a cluster of at most 16): a product
+// of extents that overflows int64 is too large as well.
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @+1 {{allocates more than 3719168 bytes of shared memory (227 KiB in each CTA of a cluster of 16)}}
+      %s = exogpu.alloc f32[2147483647, 2147483647] @CudaSmemLinear
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @+1 {{allocates more than 4194304 bytes of registers (the register file of an SM in each CTA of a cluster of 16)}}
+      %r = exogpu.alloc f32[1048577] @CudaRmem
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @+1 {{allocates more than 464896 barrier elements}}
+      %b = exogpu.alloc barrier[2147483647, 2147483647] @CudaMbarrier
+    }
+  }
+}
