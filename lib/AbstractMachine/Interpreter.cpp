@@ -21,6 +21,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <chrono>
+
 using namespace mlir;
 using namespace mlir::exoam;
 
@@ -132,6 +134,14 @@ private:
   exogpu::ControlExprEvaluator evaluator;
   /// iota.
   int64_t task = 0;
+  /// Remarks every 10 s of a long run where it is (the innermost loop
+  /// then running), so that a large size is never a silent hang.
+  void reportProgress(LoopOp op, int64_t done, int64_t total);
+  struct {
+    std::chrono::steady_clock::time_point start =
+        std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last = start;
+  } progress;
   /// The extents of every variable allocated so far, from its latest ALLOC.
   DenseMap<StringAttr, SmallVector<int64_t>> extents;
   /// sigma: values of proc parameters and loop iterators.
@@ -326,12 +336,25 @@ LogicalResult Interpreter::execLoopIterations(LoopOp op, int64_t lo,
   // LOOPSTEP while lo < hi, then LOOPDONE.
   TaskLoopState *taskLoop = getTaskLoop(op);
   for (int64_t y = lo; y < hi; ++y) {
+    reportProgress(op, y - lo, hi - lo);
     sigma[op.getIterator()] = y;
     if (failed(taskLoop ? execTask(op, *taskLoop)
                         : execBlock(op.getBody().front())))
       return failure();
   }
   return success();
+}
+
+void Interpreter::reportProgress(LoopOp op, int64_t done, int64_t total) {
+  auto now = std::chrono::steady_clock::now();
+  if (now - progress.last < std::chrono::seconds(10))
+    return;
+  progress.last = now;
+  auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(now - progress.start);
+  emitRemark(op.getLoc()) << "the abstract machine is still running after "
+                          << seconds.count() << " s: this loop is at iteration "
+                          << done << " of " << total;
 }
 
 Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
@@ -390,6 +413,7 @@ LogicalResult Interpreter::execBulkLoop(LoopOp op, BulkLoopState &state,
   constexpr int64_t kTries = 4, kFewest = 8;
   Block &body = op.getBody().front();
   for (int64_t y = lo; y < hi; ++y) {
+    reportProgress(op, y - lo, hi - lo);
     sigma[op.getIterator()] = y;
     bool tryBulk = y > lo && y - lo <= kTries && hi - y > kFewest;
     FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> before =
@@ -415,6 +439,7 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
   Block &body = op.getBody().front();
   auto runOneByOne = [&](int64_t from) {
     for (int64_t y = from; y < hi; ++y) {
+      reportProgress(op, y - lo, hi - lo);
       sigma[op.getIterator()] = y;
       ++state.ran;
       if (failed(execBlock(body)))
@@ -872,23 +897,30 @@ LogicalResult Interpreter::execEffectGroup(
   return success();
 }
 
-LogicalResult Interpreter::checkBarrierWindow(Operation *op,
-                                              const AccessWindow &window) {
-  // Barrier elements are walked one by one (counts, lifetimes).
-  constexpr int64_t kMostBarrierElements = 1 << 16;
+/// Whether `window` has more than `limit` elements.
+static bool hasMoreElements(const AccessWindow &window, int64_t limit) {
   int64_t count = 1;
   for (IntervalSet::Interval range : window.ranges) {
     int64_t extent;
     if (range.second < range.first)
-      return success();
+      return false;
     if (llvm::SubOverflow(range.second, range.first, extent) ||
         llvm::AddOverflow(extent, int64_t(1), extent) ||
-        llvm::MulOverflow(count, extent, count) || count > kMostBarrierElements)
-      return emitError(op->getLoc())
-             << "the barrier access to @" << window.var.getValue()
-             << " names more than " << kMostBarrierElements
-             << " barrier elements";
+        llvm::MulOverflow(count, extent, count) || count > limit)
+      return true;
   }
+  return false;
+}
+
+LogicalResult Interpreter::checkBarrierWindow(Operation *op,
+                                              const AccessWindow &window) {
+  // Barrier elements are walked one by one (counts, lifetimes).
+  constexpr int64_t kMostBarrierElements = 1 << 16;
+  if (hasMoreElements(window, kMostBarrierElements))
+    return emitError(op->getLoc())
+           << "the barrier access to @" << window.var.getValue()
+           << " names more than " << kMostBarrierElements
+           << " barrier elements";
   return success();
 }
 
@@ -1128,6 +1160,15 @@ FailureOr<AccessWindow> Interpreter::evaluate(Operation *op, AccessAttr access,
   if (failed(evaluated))
     return failure();
   AccessWindow &window = *evaluated;
+  // The reference engine keeps every element apart: a window too large to
+  // walk is refused rather than filling memory (the box engine keeps boxes).
+  constexpr int64_t kMostReferenceElements = 1 << 24;
+  if (options.engine == Engine::Reference &&
+      hasMoreElements(window, kMostReferenceElements))
+    return emitError(op->getLoc())
+           << "the reference engine walks every element, and "
+           << describe(window) << " has more than " << kMostReferenceElements
+           << "; use engine=box";
   if (isInBounds(window))
     return window;
   InFlightDiagnostic diag = emitError(op->getLoc())
