@@ -384,10 +384,11 @@ mlir::exoam::getRecordedBoxes(const TaskLoopPlan &plan,
   return boxes;
 }
 
-ReplayResult mlir::exoam::replayTask(
-    const TaskLoopPlan &plan, const TaskSummary &summary, SyncStore &store,
-    int64_t task, ArrayRef<int64_t> taskIterators,
-    function_ref<bool(const AccessWindow &)> inBounds) {
+ReplayResult
+mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
+                        SyncStore &store, int64_t task,
+                        ArrayRef<int64_t> taskIterators,
+                        function_ref<bool(const AccessWindow &)> inBounds) {
   if (store.hasRecordSeenByAll())
     return ReplayResult::NotReplayed;
   auto shiftOf = [&](StringAttr var) {
