@@ -33,6 +33,8 @@ static constexpr llvm::StringLiteral kPrelude = R"cpp(
 #include <thread>
 #include <vector>
 
+// The helpers a proc may not need (no control value, no input, no
+// write-only output) are [[maybe_unused]].
 namespace {
 
 [[noreturn]] void fail(int code, const std::string &message) {
@@ -107,7 +109,7 @@ Options parseOptions(int argc, char **argv) {
   return options;
 }
 
-int64_t value(const Options &options, const char *name) {
+[[maybe_unused]] int64_t value(const Options &options, const char *name) {
   auto it = options.values.find(name);
   if (it == options.values.end())
     fail(1, std::string("--sizes needs a value for ") + name);
@@ -154,7 +156,7 @@ struct Buffer {
 
 /// Reads DIR/NAME.npy as the buffer's initial contents, checking dtype and
 /// shape.
-void readInput(Buffer &buffer, const std::string &dir) {
+[[maybe_unused]] void readInput(Buffer &buffer, const std::string &dir) {
   exogpu::npy::Array array;
   std::string path = dir + "/" + buffer.name + ".npy";
   std::string error = exogpu::npy::read(path, array);
@@ -168,8 +170,8 @@ void readInput(Buffer &buffer, const std::string &dir) {
 /// Sets an input for a run: its file contents, or the pcg3d fill of the
 /// parameter at position `param` with `seed` (docs/running.md), computed
 /// where the buffer lives.
-void prepareInput(Buffer &buffer, uint32_t param, uint32_t seed,
-                  cudaStream_t stream) {
+[[maybe_unused]] void prepareInput(Buffer &buffer, uint32_t param,
+                                   uint32_t seed, cudaStream_t stream) {
   if (!buffer.initial.empty() || buffer.bytes == 0) {
     if (!buffer.onDevice) {
       buffer.host = buffer.initial;
@@ -191,7 +193,7 @@ void prepareInput(Buffer &buffer, uint32_t param, uint32_t seed,
 }
 
 /// Fills a write-only output with `byte`, as the runner poisons it.
-void poison(Buffer &buffer, int byte, cudaStream_t stream) {
+[[maybe_unused]] void poison(Buffer &buffer, int byte, cudaStream_t stream) {
   if (!buffer.onDevice) {
     std::memset(buffer.host.data(), byte, buffer.bytes);
     return;
@@ -226,7 +228,7 @@ void waitFor(cudaStream_t stream, long timeoutMs, long run, uint32_t seed) {
 }
 
 /// Copies the buffer back (the stream is idle) and writes DIR/NAME.npy.
-void writeArray(Buffer &buffer, const std::string &dir) {
+[[maybe_unused]] void writeArray(Buffer &buffer, const std::string &dir) {
   if (buffer.onDevice)
     check(cudaMemcpy(buffer.host.data(), buffer.device, buffer.bytes,
                      cudaMemcpyDeviceToHost),
