@@ -1,0 +1,119 @@
+"""What the GPU validation bundle runs (docs/gpu-validation.md).
+
+utils/gpu-bundle.py reads this file: every example kernel with the sizes it
+runs at and how its outputs are checked, and the seeded synchronization bugs
+of the bug study (issue 11 item 5) with the correct kernels they are held
+against (test/SyncCheck/bug-study.test shows that the check rejects each
+bug exactly as derived here).
+
+A size is checked against the sequential meaning (`meaning`: exogpu-run
+computes the outputs here and the bundle carries them) or, where those
+outputs are too large to carry, against an independent float64 reference
+computed on the GPU machine (`device`: utils/gpuval/compare.py REFERENCES).
+The tolerance is the runner's for `math` and `sum_length` terms per
+element (a size name or a number).
+"""
+
+from dataclasses import dataclass, field
+
+# The architectures the kernels are built for: Hopper-only instructions
+# (wgmma, TMA, setmaxnreg) need sm_90a, the rest runs on sm_80 and later.
+SM80 = "sm_80"
+SM90A = "sm_90a"
+
+
+@dataclass
+class Program:
+    """A kernel to translate: a proc of the concatenation of `sources`
+    (instruction library first), optionally edited.
+
+    `derive` replaces each `old` text of the module by `new` (each must occur
+    exactly once); `cu_delete` deletes the first line of the translated CUDA
+    equal to it (stripped), for a bug that the translation hides (the
+    translation is more conservative than the check requires)."""
+    name: str
+    proc: str
+    sources: list
+    arch: str
+    derive: list = field(default_factory=list)
+    cu_delete: str = ""
+
+
+@dataclass
+class Example:
+    program: Program
+    math: str
+    sum_length: str
+    reference: str
+    meaning: list
+    device: list
+    sanitize: dict
+
+
+@dataclass
+class Bug:
+    name: str
+    title: str
+    program: Program
+    control: Program
+    sizes: dict
+    math: str
+    sum_length: str
+    reference: str
+    # What was done to obtain the buggy kernel, for the study's table.
+    how: str
+
+
+def _example(proc, sources, arch, **kwargs):
+    return Example(Program(proc, proc, sources, arch), **kwargs)
+
+
+SM80_LIB = "stdlib/sm80.mlir"
+SM90A_LIB = "stdlib/sm90a.mlir"
+
+EXAMPLES = [
+    _example("vector_add", ["examples/vector_add.mlir"], SM80,
+             math="f32", sum_length="1", reference="vector_add",
+             meaning=[{"N": 128}, {"N": 65536}],
+             device=[{"N": 1 << 24}],
+             sanitize={"N": 4096}),
+    _example("cta_sum_fence", ["examples/cta_reduction.mlir"], SM80,
+             math="f32", sum_length="128", reference="cta_sum",
+             meaning=[{"N": 128}, {"N": 65536}],
+             device=[{"N": 1 << 24}],
+             sanitize={"N": 4096}),
+    _example("cta_sum_mbarrier", ["examples/cta_reduction.mlir"], SM80,
+             math="f32", sum_length="128", reference="cta_sum",
+             meaning=[{"N": 128}, {"N": 65536}],
+             device=[{"N": 1 << 24}],
+             sanitize={"N": 4096}),
+    _example("gemv", ["examples/gemv.mlir"], SM80,
+             math="f32", sum_length="N", reference="gemv",
+             meaning=[{"M": 128, "N": 1}, {"M": 1024, "N": 1024}],
+             device=[{"M": 8192, "N": 8192}],
+             sanitize={"M": 256, "N": 256}),
+    _example("gemv_shuffle", [SM80_LIB, "examples/gemv_shuffle.mlir"], SM80,
+             math="f32", sum_length="N", reference="gemv",
+             meaning=[{"M": 4, "N": 32}, {"M": 1024, "N": 1024}],
+             device=[{"M": 8192, "N": 8192}],
+             sanitize={"M": 256, "N": 256}),
+    _example("gemm_sm80", [SM80_LIB, "examples/sm80_gemm.mlir"], SM80,
+             math="tf32", sum_length="K", reference="gemm_ab",
+             meaning=[{"M": 128, "N": 128, "K": 16},
+                      {"M": 512, "N": 512, "K": 512},
+                      {"M": 1024, "N": 1024, "K": 1024}],
+             device=[{"M": 2048, "N": 2048, "K": 2048},
+                     {"M": 4096, "N": 4096, "K": 4096}],
+             sanitize={"M": 256, "N": 256, "K": 64}),
+    _example("gemm_sm90a", [SM90A_LIB, "examples/sm90a_gemm.mlir"], SM90A,
+             math="tf32", sum_length="K", reference="gemm_abt",
+             meaning=[{"M": 256, "N": 256, "K": 32},
+                      {"M": 512, "N": 512, "K": 512},
+                      {"M": 1024, "N": 1024, "K": 1024}],
+             device=[{"M": 2048, "N": 2048, "K": 2048},
+                     {"M": 4096, "N": 4096, "K": 4096}],
+             sanitize={"M": 256, "N": 256, "K": 256}),
+]
+
+# The seeded synchronization bugs of the bug study.
+BUGS = []
