@@ -115,5 +115,65 @@ EXAMPLES = [
              sanitize={"M": 256, "N": 256, "K": 256}),
 ]
 
-# The seeded synchronization bugs of the bug study.
-BUGS = []
+# The correct kernels the bugs are held against that are not examples of
+# their own.
+SPLITK = Program("splitk_gemv", "splitk_gemv",
+                 ["examples/bug-study/splitk_gemv.mlir"], SM80)
+SCALE = Program("scale_tma_store", "scale_tma_store",
+                [SM90A_LIB, "examples/bug-study/scale_tma_store.mlir"], SM90A)
+GEMM_SM90A = EXAMPLES[-1].program
+CTA_SUM_FENCE = EXAMPLES[1].program
+
+GEMM_BUG_SIZES = {"M": 2048, "N": 2048, "K": 2048}
+
+BUGS = [
+    Bug("missing-wgmma-fence", "missing wgmma.fence",
+        Program("gemm_sm90a_no_wgmma_fence", "gemm_sm90a", GEMM_SM90A.sources,
+                SM90A, derive=[(
+                    "                exogpu.fence(wgmma_fence_1, "
+                    "wgmma_fence_2)\n", "")]),
+        GEMM_SM90A, GEMM_BUG_SIZES, "tf32", "K",
+        "gemm_abt",
+        "examples/sm90a_gemm.mlir without `exogpu.fence(wgmma_fence_1, "
+        "wgmma_fence_2)`"),
+    Bug("ring-lag-off-by-one", "ring lag off by one (empty await -5 -> -6)",
+        Program("gemm_sm90a_lag5", "gemm_sm90a", GEMM_SM90A.sources, SM90A,
+                derive=[("exogpu.await(%empty[%cta], cuda_generic_and_async, "
+                         "-5) : barrier", "exogpu.await(%empty[%cta], "
+                         "cuda_generic_and_async, -6) : barrier")]),
+        GEMM_SM90A, GEMM_BUG_SIZES, "tf32", "K",
+        "gemm_abt",
+        "examples/sm90a_gemm.mlir with the producers' empty await at N = -6 "
+        "(ring lag 5 on 4 stages) instead of -5; -4 (lag 3) is a stricter, "
+        "correct protocol that the check accepts"),
+    Bug("missing-proxy-fence", "missing fence.proxy.async",
+        Program("scale_tma_store_no_proxy_fence", "scale_tma_store",
+                SCALE.sources, SM90A,
+                derive=[("\n      exogpu.fence(cuda_in_order, cuda_async_proxy)\n",
+                         "\n      exogpu.fence(cuda_in_order, cuda_in_order)\n")],
+                cu_delete="exo::fence_proxy_async();"),
+        SCALE, {"M": 1 << 17}, "f32", "1",
+        "scale2",
+        "examples/bug-study/scale_tma_store.mlir with Fence(cuda_in_order, "
+        "cuda_in_order) before the TMA store; the translation still emits "
+        "fence.proxy.async there (the fence's temporal post-set covers the "
+        "async proxy), so the first `exo::fence_proxy_async();` line is "
+        "deleted from the translated .cu"),
+    Bug("warp-scope-fence", "Fence at warp instead of CTA scope",
+        Program("cta_sum_warp_fence", "cta_sum_warp_fence",
+                ["examples/bug-study/cta_sum_warp_fence.mlir"], SM80),
+        CTA_SUM_FENCE, {"N": 1 << 20},
+        "f32", "128", "cta_sum",
+        "examples/bug-study/cta_sum_warp_fence.mlir: @cta_sum_fence with the "
+        "first fence inside a warp loop (__syncwarp)"),
+    Bug("splitk-unordered", "split-k without ordering",
+        Program("splitk_gemv_unordered", "splitk_gemv", SPLITK.sources, SM80,
+                derive=[("exogpu.call @cuda_atomic_add_f32(%y[%m * 128 + %t:"
+                         "%m * 128 + %t + 1], %acc[%t, :]) : f32[?] "
+                         "@CudaGmemLinear, f32[128, 1] @CudaRmem",
+                         "exogpu.reduce %y[%m * 128 + %t] += %acc[%t, 0] : "
+                         "f32[?] @CudaGmemLinear, f32[128, 1] @CudaRmem")]),
+        SPLITK, {"M": 4096, "K": 1024}, "f32", "K", "splitk_gemv",
+        "examples/bug-study/splitk_gemv.mlir with the atomic add replaced by "
+        "a plain `+=` into y"),
+]
