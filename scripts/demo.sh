@@ -3,8 +3,9 @@
 # demo: the GEMV kernel of examples/gemv.mlir is parsed, verified and printed;
 # the Hopper GEMM of examples/sm90a_gemm.mlir passes the collective analysis,
 # the distributed memory deduction and the synchronization check, the same
-# kernel without its wgmma.fence is rejected with the hazard it has, and the
-# checked kernel is translated to CUDA C++ and compiled with nvcc for sm_90a.
+# kernel without its wgmma.fence is rejected with the hazard it has, the
+# checked kernel is translated to CUDA C++ and compiled with nvcc for sm_90a,
+# and its sequential meaning equals a naive triple loop (exogpu-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -43,3 +44,7 @@ if [ -x "$nvcc" ]; then
 else
   echo "nvcc not found: skipped compiling $build/demo/gemm_sm90a.cu"
 fi
+echo "== the Hopper GEMM's sequential meaning equals a naive triple loop at M=N=K=1024 (exogpu-run)"
+cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir examples/reference/gemm.mlir |
+  "$build/bin/exogpu-run" --proc=gemm_sm90a --compare=gemm_abt_ref \
+    --sizes=M=1024,N=1024,K=1024 --time
