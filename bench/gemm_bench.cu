@@ -92,15 +92,7 @@ __global__ void fill_uniform(T *data, size_t count, uint64_t seed) {
     data[i] = T(uniform(i, seed));
 }
 
-template <typename From, typename To>
-__global__ void convert(const From *from, To *to, size_t count) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-       i += size_t(gridDim.x) * blockDim.x)
-    to[i] = To(float(from[i]));
-}
-
-__global__ void convert_to_double(const float *from, double *to,
-                                  size_t count) {
+__global__ void convert_to_double(const float *from, double *to, size_t count) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
        i += size_t(gridDim.x) * blockDim.x)
     to[i] = from[i];
@@ -193,13 +185,13 @@ ErrorResult measure_error(const Buffer<T> &x, const Buffer<R> &ref,
   }
   CHECK(cudaMemsetAsync(acc, 0, 2 * sizeof(double), stream));
   CHECK(cudaMemsetAsync(bad, 0, sizeof(*bad), stream));
-  relative_error<<<kFillBlocks, kFillThreads, 0, stream>>>(
-      x.get(), ref.get(), x.size(), acc, bad);
+  relative_error<<<kFillBlocks, kFillThreads, 0, stream>>>(x.get(), ref.get(),
+                                                           x.size(), acc, bad);
   CHECK(cudaGetLastError());
   double host[2];
   ErrorResult result;
-  CHECK(cudaMemcpyAsync(host, acc, sizeof(host), cudaMemcpyDeviceToHost,
-                        stream));
+  CHECK(
+      cudaMemcpyAsync(host, acc, sizeof(host), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaMemcpyAsync(&result.nonfinite, bad, sizeof(*bad),
                         cudaMemcpyDeviceToHost, stream));
   CHECK(cudaStreamSynchronize(stream));
@@ -342,8 +334,8 @@ void measure(std::vector<Runner> &runners, int sets, const Options &options,
     if (status == cudaSuccess)
       status = cudaStreamSynchronize(stream);
     if (status != cudaSuccess) {
-      std::fprintf(stderr, "gemm_bench: FAIL: %s returned %s\n",
-                   r.name.c_str(), cudaGetErrorString(status));
+      std::fprintf(stderr, "gemm_bench: FAIL: %s returned %s\n", r.name.c_str(),
+                   cudaGetErrorString(status));
       r.failed = true;
       return;
     }
@@ -409,12 +401,12 @@ void measure(std::vector<Runner> &runners, int sets, const Options &options,
 struct Row {
   Case shape;
   std::string variant, unit;
-  bool exogpu, best;
+  bool exogpu = false, best = false;
   Stats stats;
-  double rate_median, rate_iqm; // TFLOP/s or TB/s
-  double error_first, error_last;
-  bool failed;
-  size_t runs;
+  double rate_median = NAN, rate_iqm = NAN; // TFLOP/s or TB/s
+  double error_first = NAN, error_last = NAN;
+  bool failed = false;
+  size_t runs = 0;
 };
 
 std::vector<Row> rows;
@@ -434,9 +426,16 @@ void record(const Case &c, std::vector<Runner> &runners) {
   const char *unit = c.kind == "gemv" ? "TB/s" : "TFLOP/s";
   size_t first = rows.size();
   for (Runner &r : runners) {
-    Row row{c,      r.name,   unit,     r.exogpu,         false,
-            statistics(r.ms), NAN, NAN, r.first.relative, r.last.relative,
-            r.failed, r.ms.size()};
+    Row row;
+    row.shape = c;
+    row.variant = r.name;
+    row.unit = unit;
+    row.exogpu = r.exogpu;
+    row.stats = statistics(r.ms);
+    row.error_first = r.first.relative;
+    row.error_last = r.last.relative;
+    row.failed = r.failed;
+    row.runs = r.ms.size();
     double work = work_of(c, r.name);
     row.rate_median = work / (row.stats.median * 1e-3) / 1e12;
     row.rate_iqm = work / (row.stats.iqm * 1e-3) / 1e12;
@@ -445,7 +444,8 @@ void record(const Case &c, std::vector<Runner> &runners) {
   // The best ExoGPU variant of the shape (by median).
   Row *best = nullptr;
   for (size_t i = first; i < rows.size(); ++i)
-    if (rows[i].exogpu && !rows[i].failed && std::isfinite(rows[i].rate_median) &&
+    if (rows[i].exogpu && !rows[i].failed &&
+        std::isfinite(rows[i].rate_median) &&
         (!best || rows[i].rate_median > best->rate_median))
       best = &rows[i];
   if (best)
@@ -472,18 +472,19 @@ void write_csv(const std::string &path, const std::string &device) {
                  "%s,%lld,%lld,%lld,%s,%d,%d,%.6f,%.6f,%.6f,%.3f,%.3f,%s,"
                  "%.2f,%.3e,%.3e,%d,%zu,%s\n",
                  r.shape.kind.c_str(), (long long)r.shape.M,
-                 (long long)r.shape.N, (long long)r.shape.K,
-                 r.variant.c_str(), r.exogpu, r.best, r.stats.median,
-                 r.stats.iqm, r.stats.min, r.rate_median, r.rate_iqm,
-                 r.unit.c_str(), peak_of(r.shape.kind), r.error_first,
-                 r.error_last, r.failed, r.runs, device.c_str());
+                 (long long)r.shape.N, (long long)r.shape.K, r.variant.c_str(),
+                 r.exogpu, r.best, r.stats.median, r.stats.iqm, r.stats.min,
+                 r.rate_median, r.rate_iqm, r.unit.c_str(),
+                 peak_of(r.shape.kind), r.error_first, r.error_last, r.failed,
+                 r.runs, device.c_str());
   std::fclose(file);
 }
 
 /// The table: per shape, the best ExoGPU variant against the anchor.
 void print_table() {
-  std::printf("\n%-6s %-18s %12s %12s %7s %7s  %s\n", "kind", "shape",
-              "ExoGPU", "cuBLAS", "ratio", "%peak", "ExoGPU kernel (median; IQM in the CSV)");
+  std::printf("\n%-6s %-18s %12s %12s %7s %7s  %s\n", "kind", "shape", "ExoGPU",
+              "cuBLAS", "ratio", "%peak",
+              "ExoGPU kernel (median; IQM in the CSV)");
   std::vector<std::string> seen;
   for (const Row &r : rows) {
     std::string key = r.shape.kind + r.shape.label();
@@ -504,13 +505,13 @@ void print_table() {
         anchor = &s;
     }
     auto rate = [&](const Row *s) {
-      char text[32];
       if (!s || !std::isfinite(s->rate_median))
         return std::string("-");
-      std::snprintf(text, sizeof(text), "%.1f %s", s->rate_median,
-                    r.shape.kind == "gemv" ? "TB/s" : "TF");
+      char text[32];
       if (r.shape.kind == "gemv")
         std::snprintf(text, sizeof(text), "%.2f TB/s", s->rate_median);
+      else
+        std::snprintf(text, sizeof(text), "%.1f TF", s->rate_median);
       return std::string(text);
     };
     char ratio[16] = "-", peak[16] = "-";
@@ -618,11 +619,11 @@ void run_bf16(const Case &c, Context &ctx) {
   const float one = 1, zero = 0;
   // Reference: the same bf16 products accumulated and returned in fp32.
   Buffer<float> ref(m);
-  CHECK(cublasGemmEx(ctx.pedantic, CUBLAS_OP_T, CUBLAS_OP_N, int(c.N),
-                     int(c.M), int(c.K), &one, B[0]->get(), CUDA_R_16BF,
-                     int(c.K), A[0]->get(), CUDA_R_16BF, int(c.K), &zero,
-                     ref.get(), CUDA_R_32F, int(c.N),
-                     CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_GEMM_DEFAULT));
+  CHECK(cublasGemmEx(ctx.pedantic, CUBLAS_OP_T, CUBLAS_OP_N, int(c.N), int(c.M),
+                     int(c.K), &one, B[0]->get(), CUDA_R_16BF, int(c.K),
+                     A[0]->get(), CUDA_R_16BF, int(c.K), &zero, ref.get(),
+                     CUDA_R_32F, int(c.N), CUBLAS_COMPUTE_32F_PEDANTIC,
+                     CUBLAS_GEMM_DEFAULT));
   std::vector<Runner> runners;
   auto add = [&](std::string name, bool exogpu,
                  std::function<cudaError_t(__nv_bfloat16 *, int)> call) {
@@ -636,10 +637,10 @@ void run_bf16(const Case &c, Context &ctx) {
   add("cublasGemmEx bf16 TN", false, [&, c](__nv_bfloat16 *C, int set) {
     const float one = 1, zero = 0;
     return as_cuda(cublasGemmEx(
-        ctx.tf32, CUBLAS_OP_T, CUBLAS_OP_N, int(c.N), int(c.M), int(c.K),
-        &one, B[set]->get(), CUDA_R_16BF, int(c.K), A[set]->get(),
-        CUDA_R_16BF, int(c.K), &zero, C, CUDA_R_16BF, int(c.N),
-        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        ctx.tf32, CUBLAS_OP_T, CUBLAS_OP_N, int(c.N), int(c.M), int(c.K), &one,
+        B[set]->get(), CUDA_R_16BF, int(c.K), A[set]->get(), CUDA_R_16BF,
+        int(c.K), &zero, C, CUDA_R_16BF, int(c.N), CUBLAS_COMPUTE_32F,
+        CUBLAS_GEMM_DEFAULT));
   });
   measure(runners, sets, ctx.options, ctx.stream);
   record(c, runners);
@@ -666,8 +667,7 @@ void run_gemv(const Case &c, Context &ctx) {
     CHECK(cudaGetLastError());
     const double one = 1, zero = 0;
     CHECK(cublasDgemv(ctx.pedantic, CUBLAS_OP_T, int(c.N), int(c.M), &one,
-                      A64.get(), int(c.N), x64.get(), 1, &zero, ref.get(),
-                      1));
+                      A64.get(), int(c.N), x64.get(), 1, &zero, ref.get(), 1));
     CHECK(cudaStreamSynchronize(ctx.stream));
   }
   std::vector<Runner> runners;
@@ -682,9 +682,9 @@ void run_gemv(const Case &c, Context &ctx) {
   });
   add("cublasSgemv", false, [&, c](float *y, int set) {
     const float one = 1, zero = 0;
-    return as_cuda(cublasSgemv(ctx.tf32, CUBLAS_OP_T, int(c.N), int(c.M),
-                               &one, A[set]->get(), int(c.N), x[set]->get(),
-                               1, &zero, y, 1));
+    return as_cuda(cublasSgemv(ctx.tf32, CUBLAS_OP_T, int(c.N), int(c.M), &one,
+                               A[set]->get(), int(c.N), x[set]->get(), 1, &zero,
+                               y, 1));
   });
   // Bandwidth anchor: copy A's bytes device to device (checked as a copy:
   // exactly equal to A).
@@ -866,8 +866,8 @@ int main(int argc, char **argv) {
   CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0));
   std::printf("device: %s, %d SMs, L2 %zu MB, SM clock %d MHz, memory clock "
               "%d MHz; driver %d, runtime %d, cuBLAS %d\n",
-              prop.name, ctx.device.sms, ctx.device.l2 >> 20,
-              clock_khz / 1000, memory_khz / 1000, driver, runtime, cublas);
+              prop.name, ctx.device.sms, ctx.device.l2 >> 20, clock_khz / 1000,
+              memory_khz / 1000, driver, runtime, cublas);
   std::printf("method: %d warm-up and %d timed runs per kernel, interleaved; "
               "CUDA events; median (IQM in the CSV)\n",
               options.warmup, options.runs);
