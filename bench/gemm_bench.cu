@@ -299,6 +299,19 @@ Runner make_runner(std::string name, bool exogpu, double tolerance,
   return r;
 }
 
+/// A function that adds runners of `count`-element outputs of T, checked
+/// against `ref` at `tolerance`, to `runners`.
+template <typename T, typename R>
+auto runner_adder(std::vector<Runner> &runners, double tolerance, size_t count,
+                  const Buffer<R> &ref, cudaStream_t stream) {
+  return [&runners, tolerance, count, &ref,
+          stream](std::string name, bool exogpu,
+                  std::function<cudaError_t(T *, int)> call) {
+    runners.push_back(make_runner(std::move(name), exogpu, tolerance, count,
+                                  std::move(call), ref, stream));
+  };
+}
+
 struct Stats {
   double median = NAN, iqm = NAN, min = NAN;
 };
@@ -544,6 +557,19 @@ int rotation_sets(size_t bytes_per_set, const Device &device) {
   return std::max(2, sets);
 }
 
+/// `sets` buffers of `count` elements of T, set s filled from seed
+/// `seed + s` (each operand of a case passes its own seed range).
+template <typename T>
+std::vector<std::unique_ptr<Buffer<T>>>
+input_sets(int sets, size_t count, uint64_t seed, cudaStream_t stream) {
+  std::vector<std::unique_ptr<Buffer<T>>> buffers;
+  for (int s = 0; s < sets; ++s) {
+    buffers.push_back(std::make_unique<Buffer<T>>(count));
+    buffers.back()->fill(seed + s, stream);
+  }
+  return buffers;
+}
+
 struct Context {
   cudaStream_t stream;
   cublasHandle_t tf32;     // CUBLAS_TF32_TENSOR_OP_MATH: the anchors
@@ -571,22 +597,13 @@ cudaError_t as_cuda(cublasStatus_t status) {
 void run_tf32(const Case &c, Context &ctx) {
   size_t a = size_t(c.M) * c.K, b = size_t(c.N) * c.K, m = size_t(c.M) * c.N;
   int sets = rotation_sets(4 * (a + b), ctx.device);
-  std::vector<std::unique_ptr<Buffer<float>>> A, B;
-  for (int s = 0; s < sets; ++s) {
-    A.push_back(std::make_unique<Buffer<float>>(a));
-    B.push_back(std::make_unique<Buffer<float>>(b));
-    A.back()->fill(2 * s + 1, ctx.stream);
-    B.back()->fill(2 * s + 2, ctx.stream);
-  }
+  auto A = input_sets<float>(sets, a, 1000, ctx.stream);
+  auto B = input_sets<float>(sets, b, 2000, ctx.stream);
   Buffer<float> ref(m);
   CHECK(cublas_gemm_tn(ctx.pedantic, c, A[0]->get(), B[0]->get(), ref.get()));
 
   std::vector<Runner> runners;
-  auto add = [&](std::string name, bool exogpu,
-                 std::function<cudaError_t(float *, int)> call) {
-    runners.push_back(make_runner(std::move(name), exogpu, kTf32Tolerance, m,
-                                  std::move(call), ref, ctx.stream));
-  };
+  auto add = runner_adder<float>(runners, kTf32Tolerance, m, ref, ctx.stream);
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 32 == 0)
     add("gemm_tf32_sm90a", true, [&, c](float *C, int set) {
       return gemm_tf32_sm90a(ctx.stream, c.M, c.N, c.K, A[set]->get(),
@@ -609,13 +626,8 @@ void run_tf32(const Case &c, Context &ctx) {
 void run_bf16(const Case &c, Context &ctx) {
   size_t a = size_t(c.M) * c.K, b = size_t(c.N) * c.K, m = size_t(c.M) * c.N;
   int sets = rotation_sets(2 * (a + b), ctx.device);
-  std::vector<std::unique_ptr<Buffer<__nv_bfloat16>>> A, B;
-  for (int s = 0; s < sets; ++s) {
-    A.push_back(std::make_unique<Buffer<__nv_bfloat16>>(a));
-    B.push_back(std::make_unique<Buffer<__nv_bfloat16>>(b));
-    A.back()->fill(2 * s + 101, ctx.stream);
-    B.back()->fill(2 * s + 102, ctx.stream);
-  }
+  auto A = input_sets<__nv_bfloat16>(sets, a, 3000, ctx.stream);
+  auto B = input_sets<__nv_bfloat16>(sets, b, 4000, ctx.stream);
   const float one = 1, zero = 0;
   // Reference: the same bf16 products accumulated and returned in fp32.
   Buffer<float> ref(m);
@@ -625,11 +637,8 @@ void run_bf16(const Case &c, Context &ctx) {
                      CUDA_R_32F, int(c.N), CUBLAS_COMPUTE_32F_PEDANTIC,
                      CUBLAS_GEMM_DEFAULT));
   std::vector<Runner> runners;
-  auto add = [&](std::string name, bool exogpu,
-                 std::function<cudaError_t(__nv_bfloat16 *, int)> call) {
-    runners.push_back(make_runner(std::move(name), exogpu, kBf16Tolerance, m,
-                                  std::move(call), ref, ctx.stream));
-  };
+  auto add =
+      runner_adder<__nv_bfloat16>(runners, kBf16Tolerance, m, ref, ctx.stream);
   add("gemm_bf16_sm90a", true, [&, c](__nv_bfloat16 *C, int set) {
     return gemm_bf16_sm90a(ctx.stream, c.M, c.N, c.K, A[set]->get(),
                            B[set]->get(), C);
@@ -649,13 +658,8 @@ void run_bf16(const Case &c, Context &ctx) {
 void run_gemv(const Case &c, Context &ctx) {
   size_t a = size_t(c.M) * c.N;
   int sets = rotation_sets(4 * (a + c.N), ctx.device);
-  std::vector<std::unique_ptr<Buffer<float>>> A, x;
-  for (int s = 0; s < sets; ++s) {
-    A.push_back(std::make_unique<Buffer<float>>(a));
-    x.push_back(std::make_unique<Buffer<float>>(c.N));
-    A.back()->fill(2 * s + 201, ctx.stream);
-    x.back()->fill(2 * s + 202, ctx.stream);
-  }
+  auto A = input_sets<float>(sets, a, 5000, ctx.stream);
+  auto x = input_sets<float>(sets, size_t(c.N), 6000, ctx.stream);
   // Reference in fp64 (cublasDgemv on converted copies of set 0).
   Buffer<double> ref(c.M);
   {
@@ -671,12 +675,8 @@ void run_gemv(const Case &c, Context &ctx) {
     CHECK(cudaStreamSynchronize(ctx.stream));
   }
   std::vector<Runner> runners;
-  auto add = [&](std::string name, bool exogpu,
-                 std::function<cudaError_t(float *, int)> call) {
-    runners.push_back(make_runner(std::move(name), exogpu, kFp32Tolerance,
-                                  size_t(c.M), std::move(call), ref,
-                                  ctx.stream));
-  };
+  auto add = runner_adder<float>(runners, kFp32Tolerance, size_t(c.M), ref,
+                                 ctx.stream);
   add("gemv_fast", true, [&, c](float *y, int set) {
     return gemv_fast(ctx.stream, c.M, c.N, A[set]->get(), x[set]->get(), y);
   });
@@ -702,13 +702,8 @@ void run_gemv(const Case &c, Context &ctx) {
 void run_sm80(const Case &c, Context &ctx) {
   size_t a = size_t(c.M) * c.K, b = size_t(c.K) * c.N, m = size_t(c.M) * c.N;
   int sets = rotation_sets(4 * (a + b), ctx.device);
-  std::vector<std::unique_ptr<Buffer<float>>> A, B;
-  for (int s = 0; s < sets; ++s) {
-    A.push_back(std::make_unique<Buffer<float>>(a));
-    B.push_back(std::make_unique<Buffer<float>>(b));
-    A.back()->fill(2 * s + 301, ctx.stream);
-    B.back()->fill(2 * s + 302, ctx.stream);
-  }
+  auto A = input_sets<float>(sets, a, 7000, ctx.stream);
+  auto B = input_sets<float>(sets, b, 8000, ctx.stream);
   // C = A B (row major): column-major C^T = B^T A^T, "NN".
   auto nn = [c](cublasHandle_t handle, const float *A, const float *B,
                 float *C) {
@@ -720,11 +715,7 @@ void run_sm80(const Case &c, Context &ctx) {
   Buffer<float> ref(m);
   CHECK(nn(ctx.pedantic, A[0]->get(), B[0]->get(), ref.get()));
   std::vector<Runner> runners;
-  auto add = [&](std::string name, bool exogpu,
-                 std::function<cudaError_t(float *, int)> call) {
-    runners.push_back(make_runner(std::move(name), exogpu, kTf32Tolerance, m,
-                                  std::move(call), ref, ctx.stream));
-  };
+  auto add = runner_adder<float>(runners, kTf32Tolerance, m, ref, ctx.stream);
   add("gemm_sm80 (sm_80 code on sm_90)", true, [&, c](float *C, int set) {
     return gemm_sm80(ctx.stream, c.M, c.N, c.K, A[set]->get(), B[set]->get(),
                      C);
