@@ -45,8 +45,13 @@
 //    stages and barriers there and the next task reuses their shared memory
 //    (Sec. 4.2 "Shared Memory Allocations": no thread of the cluster passes
 //    a free before every access to the freed memory has retired).
-// TMA multicast of the B tile (both CTAs of a cluster load the same one)
-// is left out until the multicast rules of the synchronization check land.
+//  * TMA multicast of B (seeds/002 Sec. 6; CUTLASS's multicast along the
+//    cluster's dimension): both CTAs of a cluster use the same 256 x 32 B
+//    tile, so each CTA's producer loads a 128-row half and multicasts it
+//    into both CTAs' stage (`>> full[:]`: every CTA's full barrier counts
+//    the bytes delivered to it), halving the B traffic from L2; a stage is
+//    released to both producers (`>> empty[cta] >> empty[:]`), since either
+//    may overwrite it.
 // Frees are not written: the compiler inserts them (Sec. 3.4).
 // Checked with `--exogpu-sync-check="M=1024,N=256,K=256"` (test/Examples).
 
@@ -57,7 +62,7 @@ exogpu.proc @gemm_tf32_sm90a(%M: size, %N: size, %K: size,
     %C: f32[%M, %N] @CudaGmemLinear)
     requires %M mod 1024 == 0 and %N mod 256 == 0 and %K mod 32 == 0 {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32) : f32[?, ?] @CudaGmemLinear
-  %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 256, 32) : f32[?, ?] @CudaGmemLinear
+  %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 128, 32) : f32[?, ?] @CudaGmemLinear
   // CHECK: %C_map = exogpu.window %C[:, :] @Sm90_tensorMap(128, 64, 32)
   %C_map = exogpu.window %C[:, :] @Sm90_tensorMap(128, 64, 32) : f32[?, ?] @CudaGmemLinear
   // CHECK: exogpu.device_function(clusterDim = 2, warps = ["producer" = (1, 40, 0), "unused" = (3, 40, 0), "consumer" = (8, 0, 232)])
@@ -92,7 +97,8 @@ exogpu.proc @gemm_tf32_sm90a(%M: size, %N: size, %K: size,
                   // CHECK: exogpu.await(%empty[%cta], cuda_generic_and_async, -5)
                   exogpu.await(%empty[%cta], cuda_generic_and_async, -5) : barrier[2] @CudaMbarrier
                   exogpu.call @Sm90_tma_load_128x32_f32(%A_smem[%cta, %k mod 4, :, :], %A_map[((%m_group * 4 + %m_in_group) * 2 + %cta) * 128:((%m_group * 4 + %m_in_group) * 2 + %cta) * 128 + 128, %k * 32:%k * 32 + 32]) >> %full[%cta] : f32[2, 4, 128, 32] @Sm90_SmemSwizzled(128), window f32[?, ?] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
-                  exogpu.call @Sm90_tma_load_256x32_f32(%B_smem[%cta, %k mod 4, :, :], %B_map[%n_task * 256:%n_task * 256 + 256, %k * 32:%k * 32 + 32]) >> %full[%cta] : f32[2, 4, 256, 32] @Sm90_SmemSwizzled(128), window f32[?, ?] @CudaGmemLinear @Sm90_tensorMap(128, 256, 32), barrier[2] @CudaMbarrier
+                  // CHECK: exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B_smem[:, %k mod 4, %cta * 128:%cta * 128 + 128, :], %B_map[%n_task * 256 + %cta * 128:%n_task * 256 + %cta * 128 + 128, %k * 32:%k * 32 + 32]) >> %full[:]
+                  exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B_smem[:, %k mod 4, %cta * 128:%cta * 128 + 128, :], %B_map[%n_task * 256 + %cta * 128:%n_task * 256 + %cta * 128 + 128, %k * 32:%k * 32 + 32]) >> %full[:] : f32[2, 4, 256, 32] @Sm90_SmemSwizzled(128), window f32[?, ?] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
                   exogpu.arrive(tma_to_smem_async, 1) >> %full[%cta] : barrier[2] @CudaMbarrier
                 }
               }
@@ -115,8 +121,8 @@ exogpu.proc @gemm_tf32_sm90a(%M: size, %N: size, %K: size,
                   exogpu.await(%cg[%cta, %wg], cuda_in_order, 1) : barrier[2, 2] @CudaCommitGroup
                 }
                 exogpu.if %k > 0 {
-                  // CHECK: exogpu.arrive(cuda_in_order, 1) >> %empty[%cta]
-                  exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] : barrier[2] @CudaMbarrier
+                  // CHECK: exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:]
+                  exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
                 }
               }
             }
@@ -130,7 +136,7 @@ exogpu.proc @gemm_tf32_sm90a(%M: size, %N: size, %K: size,
               exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
                 exogpu.await(%cg[%cta, %wg], cuda_in_order, 0) : barrier[2, 2] @CudaCommitGroup
               }
-              exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] : barrier[2] @CudaMbarrier
+              exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
               // Both warpgroups' wgmmas have read the B stages before either
               // overwrites them (a named barrier of the 256 consumer threads).
               exogpu.fence(cuda_in_order, cuda_in_order)
