@@ -11,7 +11,7 @@ computes the outputs here and the bundle carries them) or, where those
 outputs are too large to carry, against an independent float64 reference
 computed on the GPU machine (`device`: utils/gpuval/compare.py REFERENCES).
 The tolerance is the runner's for `math` and `sum_length` terms per
-element (a size name or a number).
+element (a number, a size name or a product of them, "S*KC").
 """
 
 from dataclasses import dataclass, field
@@ -113,6 +113,34 @@ EXAMPLES = [
              device=[{"M": 2048, "N": 2048, "K": 2048},
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 256, "N": 256, "K": 256}),
+    # The benchmark's kernels (bench/kernels.py, docs/performance.md).
+    _example("gemv_fast", [SM80_LIB, "examples/gemv_fast.mlir"], SM80,
+             math="f32", sum_length="N", reference="gemv",
+             meaning=[{"M": 16, "N": 256}, {"M": 1024, "N": 1024}],
+             device=[{"M": 8192, "N": 8192}],
+             sanitize={"M": 256, "N": 256}),
+    _example("gemm_tf32_sm90a", [SM90A_LIB, "examples/gemm_tf32_sm90a.mlir"],
+             SM90A, math="tf32", sum_length="K", reference="gemm_abt",
+             meaning=[{"M": 1024, "N": 256, "K": 32},
+                      {"M": 1024, "N": 512, "K": 1024}],
+             device=[{"M": 2048, "N": 2048, "K": 2048},
+                     {"M": 4096, "N": 4096, "K": 4096}],
+             sanitize={"M": 1024, "N": 256, "K": 64}),
+    _example("gemm_bf16_sm90a", [SM90A_LIB, "examples/gemm_bf16_sm90a.mlir"],
+             SM90A, math="bf16", sum_length="K", reference="gemm_abt",
+             meaning=[{"M": 1024, "N": 256, "K": 64},
+                      {"M": 1024, "N": 1024, "K": 1024}],
+             device=[{"M": 2048, "N": 2048, "K": 2048},
+                     {"M": 4096, "N": 4096, "K": 4096}],
+             sanitize={"M": 1024, "N": 256, "K": 128}),
+    _example("gemm_splitk_sm90a",
+             [SM90A_LIB, "examples/gemm_splitk_sm90a.mlir"], SM90A,
+             math="tf32", sum_length="S*KC", reference="gemm_abt",
+             meaning=[{"M": 256, "N": 256, "S": 2, "KC": 32},
+                      {"M": 512, "N": 512, "S": 8, "KC": 256}],
+             device=[{"M": 2048, "N": 2048, "S": 8, "KC": 1024},
+                     {"M": 4096, "N": 4096, "S": 4, "KC": 1024}],
+             sanitize={"M": 256, "N": 256, "S": 2, "KC": 64}),
 ]
 
 # The correct kernels the bugs are held against that are not examples of
@@ -121,8 +149,14 @@ SPLITK = Program("splitk_gemv", "splitk_gemv",
                  ["examples/bug-study/splitk_gemv.mlir"], SM80)
 SCALE = Program("scale_tma_store", "scale_tma_store",
                 [SM90A_LIB, "examples/bug-study/scale_tma_store.mlir"], SM90A)
-GEMM_SM90A = EXAMPLES[-1].program
-CTA_SUM_FENCE = EXAMPLES[1].program
+
+
+def _example_program(name):
+    return next(e.program for e in EXAMPLES if e.program.name == name)
+
+
+GEMM_SM90A = _example_program("gemm_sm90a")
+CTA_SUM_FENCE = _example_program("cta_sum_fence")
 
 GEMM_BUG_SIZES = {"M": 2048, "N": 2048, "K": 2048}
 

@@ -144,8 +144,9 @@ def describe(name, comparison, got, want, got_label, want_label):
 
 
 # Independent references, in float64, for sizes whose sequential meaning is
-# too large to carry. Each takes the inputs by name and returns the outputs
-# by name.
+# too large to carry. Each takes the inputs by name (ignoring those it does
+# not need, e.g. an output that is also read) and returns the outputs by
+# name.
 def _matmul(a, b):
     try:
         import torch
@@ -166,7 +167,10 @@ REFERENCES = {
     "splitk_gemv": lambda A, x, y: {
         "y": y + _matmul(A, x.reshape(-1, 1)).ravel()},
     "gemm_ab": lambda A, B: {"C": _matmul(A, B)},
-    "gemm_abt": lambda A, B: {"C": _matmul(A, np.ascontiguousarray(B.T))},
+    # A: M x K and B: N x K, or their split-k views M x S x KC, N x S x KC.
+    "gemm_abt": lambda A, B, **_: {"C": _matmul(
+        A.reshape(A.shape[0], -1),
+        np.ascontiguousarray(B.reshape(B.shape[0], -1).T))},
     "scale2": lambda X: {"C": 2.0 * X},
 }
 
