@@ -35,28 +35,6 @@ const PrecisionInfo &mlir::exogpu::runner::getInfo(Precision precision) {
   return kInfos[static_cast<unsigned>(precision)];
 }
 
-::exogpu::fill::Kind mlir::exogpu::runner::getFillKind(Precision precision) {
-  switch (precision) {
-  case Precision::F16:
-    return ::exogpu::fill::Kind::F16;
-  case Precision::BF16:
-    return ::exogpu::fill::Kind::BF16;
-  case Precision::F32:
-    return ::exogpu::fill::Kind::F32;
-  case Precision::F64:
-    return ::exogpu::fill::Kind::F64;
-  case Precision::I8:
-    return ::exogpu::fill::Kind::I8;
-  case Precision::UI8:
-    return ::exogpu::fill::Kind::UI8;
-  case Precision::UI16:
-    return ::exogpu::fill::Kind::UI16;
-  case Precision::I32:
-    return ::exogpu::fill::Kind::I32;
-  }
-  return ::exogpu::fill::Kind::F32;
-}
-
 std::optional<Precision> mlir::exogpu::runner::getPrecision(Type type) {
   if (type.isF16())
     return Precision::F16;
@@ -120,8 +98,7 @@ double HostArray::get(int64_t i) const {
 }
 
 void HostArray::fillPcg3d(uint32_t param, uint32_t seed) {
-  ::exogpu::fill::fillHost(getFillKind(precision), bytes.data(), numElements,
-                           param, seed);
+  ::exogpu::fill::fillHost(precision, bytes.data(), numElements, param, seed);
 }
 
 void HostArray::poison() {

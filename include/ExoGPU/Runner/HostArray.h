@@ -21,8 +21,10 @@
 
 namespace mlir::exogpu::runner {
 
-/// The precisions of data buffers (seeds/002 Fig. 10 plus bf16).
-enum class Precision { F16, BF16, F32, F64, I8, UI8, UI16, I32 };
+/// The precisions of data buffers (seeds/002 Fig. 10 plus bf16): the
+/// element kinds of the input fill the runner shares with the GPU drivers
+/// (runtime/include/exogpu/fill.h).
+using Precision = ::exogpu::fill::Kind;
 
 /// Facts about one precision.
 struct PrecisionInfo {
@@ -41,10 +43,6 @@ struct PrecisionInfo {
 std::optional<Precision> getPrecision(Type type);
 
 const PrecisionInfo &getInfo(Precision precision);
-
-/// The element kind of `precision` in the shared input fill
-/// (runtime/include/exogpu/fill.h).
-::exogpu::fill::Kind getFillKind(Precision precision);
 
 /// Row-major contents of one buffer.
 class HostArray {
