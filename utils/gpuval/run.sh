@@ -6,8 +6,8 @@
 #   bash run.sh [validate] [sanitize] [bugs] [--budget SECONDS] [--dry-run]
 #               [--rebuild]
 #
-# Drivers that did not travel prebuilt are compiled first (all of them with
-# --rebuild) by this machine's nvcc. Results go to $OUT (the device tool's
+# Drivers that did not travel prebuilt, or do not start here, are compiled
+# first (all of them with --rebuild) by this machine's nvcc. Results go to $OUT (the device tool's
 # folder; default: results/ beside this script): results.md, results.json,
 # sanitizer.txt, log.txt. Without a CUDA device it prints what it would run
 # and exits 0.
@@ -29,7 +29,10 @@ if nvidia-smi -L >/dev/null 2>&1; then
   targets=()
   for src in "$here"/src/*/; do
     name=$(basename "$src")
-    if [ "$rebuild" = 1 ] || [ ! -x "$here/bin/$name" ]; then
+    # A prebuilt driver that does not start here (it answers a bad option
+    # with its usage before touching CUDA) is rebuilt too.
+    answer=$("$here/bin/$name" --usage 2>&1)
+    if [ "$rebuild" = 1 ] || [[ $answer != *usage:* ]]; then
       targets+=("$name")
     fi
   done

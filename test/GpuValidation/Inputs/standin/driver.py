@@ -22,6 +22,10 @@ import numpy as np
 def main():
     bundle, name = sys.argv[1], sys.argv[2]
     args = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    if "--sizes" not in args:
+        print(f"driver: usage: {name} --sizes NAME=VALUE,... [--seed S] "
+              "[--runs N] [--outputs DIR]", file=sys.stderr)
+        return 1
     manifest = json.loads(pathlib.Path(bundle, "cases.json").read_text())
     program = manifest["programs"][name]
     first = int(args["--seed"])
