@@ -28,7 +28,8 @@ void InstanceSet::addContext(Operation *op, const InstanceScope &scope) {
                        iter);
       set.addLess(iter, set.linearize(loop.getUpperBoundExpr(), ctrl, scope));
     } else if (auto guard = dyn_cast<IfOp>(parent)) {
-      if (addedScopes.insert({parent, copy}).second)
+      if (!llvm::is_contained(scope.ignoredGuards, parent) &&
+          addedScopes.insert({parent, copy}).second)
         set.addCondition(guard.getCondition(), guard.getCtrl(), scope);
     } else if (auto proc = dyn_cast<ProcOp>(parent)) {
       if (!addedScopes.insert({parent, 0}).second)

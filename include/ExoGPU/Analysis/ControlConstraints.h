@@ -55,9 +55,12 @@ struct LinearForm {
 /// Which copy of each control value a statement instance reads: the
 /// iterators of the loops at or below one of `privateRoots` are copy `copy`;
 /// every other value (enclosing iterators, parameters) is the shared copy 0.
+/// The conditions of `ignoredGuards` are left out of the instance's context
+/// (a query about the instances a guard excludes adds their negation).
 struct InstanceScope {
   SmallVector<Operation *, 2> privateRoots;
   unsigned copy = 0;
+  SmallVector<Operation *, 1> ignoredGuards;
 
   InstanceScope() = default;
   InstanceScope(ArrayRef<Operation *> roots, unsigned copy)

@@ -19,6 +19,18 @@ using namespace mlir::exogpu;
 // ValueExpr
 //===----------------------------------------------------------------------===//
 
+/// The number of nodes of `expr`.
+static unsigned countNodes(AffineExpr expr) {
+  unsigned count = 0;
+  expr.walk([&](AffineExpr) { ++count; });
+  return count;
+}
+
+AffineExpr mlir::exogpu::tidyExpr(AffineExpr expr, unsigned numDims) {
+  AffineExpr flat = simplifyAffineExpr(expr, numDims, 0);
+  return countNodes(flat) <= countNodes(expr) ? flat : expr;
+}
+
 AffineExpr mlir::exogpu::remapOperands(AffineExpr expr, ValueRange exprOperands,
                                        SmallVectorImpl<Value> &operands) {
   SmallVector<AffineExpr> dims;
@@ -44,13 +56,12 @@ ValueExpr ValueExpr::add(const ValueExpr &a, const ValueExpr &b,
                          int64_t scale) {
   ValueExpr result{AffineExpr(), a.operands};
   AffineExpr rhs = remapOperands(b.expr, b.operands, result.operands);
-  result.expr =
-      simplifyAffineExpr(a.expr + rhs * scale, result.operands.size(), 0);
+  result.expr = tidyExpr(a.expr + rhs * scale, result.operands.size());
   return result;
 }
 
 ValueExpr ValueExpr::mul(const ValueExpr &a, int64_t c) {
-  return {simplifyAffineExpr(a.expr * c, a.operands.size(), 0), a.operands};
+  return {tidyExpr(a.expr * c, a.operands.size()), a.operands};
 }
 
 //===----------------------------------------------------------------------===//
@@ -160,9 +171,14 @@ void mlir::exogpu::substituteControlValues(
                                      operands));
     }
     SmallVector<AffineMap> maps;
-    for (AffineMap map : getControlMaps(op))
-      maps.push_back(simplifyAffineMap(
-          map.replaceDimsAndSymbols(dims, {}, operands.size(), 0)));
+    for (AffineMap map : getControlMaps(op)) {
+      SmallVector<AffineExpr> results;
+      for (AffineExpr e : map.getResults())
+        results.push_back(
+            tidyExpr(e.replaceDimsAndSymbols(dims, {}), operands.size()));
+      maps.push_back(
+          AffineMap::get(operands.size(), 0, results, op->getContext()));
+    }
     setControlMaps(op, maps, operands);
   });
 }
@@ -244,10 +260,9 @@ void mlir::exogpu::simplifyControl(Operation *root) {
     for (AffineMap map : maps) {
       SmallVector<AffineExpr> results;
       for (AffineExpr e : map.getResults()) {
-        AffineExpr s = simplifyAffineExpr(
-            simplifyInContext(simplifyAffineExpr(e, operands.size(), 0),
-                              operands, op),
-            operands.size(), 0);
+        AffineExpr s = tidyExpr(
+            simplifyInContext(tidyExpr(e, operands.size()), operands, op),
+            operands.size());
         changed |= s != e;
         results.push_back(s);
       }
@@ -576,8 +591,7 @@ mlir::exogpu::parseControlText(StringRef text, Operation *at, Location loc,
   FailureOr<AffineExpr> expr = parser.parseExpr();
   if (failed(expr) || failed(parser.finish()))
     return failure();
-  return ValueExpr{simplifyAffineExpr(*expr, parser.operands.size(), 0),
-                   parser.operands};
+  return ValueExpr{tidyExpr(*expr, parser.operands.size()), parser.operands};
 }
 
 FailureOr<ParsedCondition>

@@ -34,6 +34,11 @@ struct ValueExpr {
   static ValueExpr mul(const ValueExpr &a, int64_t c);
 };
 
+/// `expr` simplified by MLIR's affine simplification when that makes it
+/// smaller (flattening rewrites `(i + 1) mod 2` into a longer form; then the
+/// expression is kept as it is).
+AffineExpr tidyExpr(AffineExpr expr, unsigned numDims);
+
 /// Merges operand lists: returns `expr` (over `exprOperands`) rewritten over
 /// `operands`, appending the values it needs.
 AffineExpr remapOperands(AffineExpr expr, ValueRange exprOperands,

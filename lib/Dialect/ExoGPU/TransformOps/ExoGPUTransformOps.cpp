@@ -29,6 +29,10 @@ public:
 #define GET_OP_LIST
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/LoopTransformOps.cpp.inc"
         >();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/StatementTransformOps.cpp.inc"
+        >();
   }
 };
 } // namespace

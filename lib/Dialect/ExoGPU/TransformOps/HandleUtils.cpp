@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HandleUtils.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -139,4 +140,18 @@ void mlir::exogpu::getEditEffects(
   transform::onlyReadsHandle(op->getOpOperands(), effects);
   transform::producesHandle(op->getOpResults(), effects);
   transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+mlir::exogpu::parseMemory(transform::TransformOpInterface self, StringRef text,
+                          MemoryAttr &memory) {
+  MLIRContext *ctx = self->getContext();
+  // Parse quietly: a bad name is reported below, at the transform op.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  memory = dyn_cast_or_null<MemoryAttr>(
+      parseAttribute(("#exogpu.mem<" + text + ">").str(), ctx));
+  if (memory)
+    return DiagnosedSilenceableFailure::success();
+  return self.emitSilenceableError()
+         << "'" << text << "' is not an exogpu memory (Fig. 12)";
 }

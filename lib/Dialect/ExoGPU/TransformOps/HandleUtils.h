@@ -64,6 +64,11 @@ DiagnosedSilenceableFailure refused(Refusal &refusal, Location fallback);
 DiagnosedSilenceableFailure
 verifyRewritten(transform::TransformOpInterface self, Operation *proc);
 
+/// Parses a memory written as in exogpu IR (`CudaSmemLinear`,
+/// `Sm80_RmemMatrixD(16, 8)`); a silenceable failure at `self` otherwise.
+DiagnosedSilenceableFailure parseMemory(transform::TransformOpInterface self,
+                                        StringRef text, MemoryAttr &memory);
+
 /// Sets result `result` to `ops` (null ops are left out).
 void setResultOps(transform::TransformResults &results, Value result,
                   ArrayRef<Operation *> ops);

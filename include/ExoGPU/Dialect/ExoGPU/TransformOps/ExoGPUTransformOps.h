@@ -9,6 +9,7 @@
 #ifndef EXOGPU_DIALECT_EXOGPU_TRANSFORMOPS_EXOGPUTRANSFORMOPS_H
 #define EXOGPU_DIALECT_EXOGPU_TRANSFORMOPS_EXOGPUTRANSFORMOPS_H
 
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
@@ -18,6 +19,8 @@
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/MatchOps.h.inc"
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/LoopTransformOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/StatementTransformOps.h.inc"
 
 namespace mlir {
 class DialectRegistry;
