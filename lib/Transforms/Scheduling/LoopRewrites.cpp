@@ -16,27 +16,6 @@ using namespace mlir::exogpu;
 /// The largest loop unroll_loop expands.
 static constexpr int64_t kMaxUnroll = 1024;
 
-LogicalResult mlir::exogpu::checkInProc(Operation *op, Refusal &refusal) {
-  if (op->getParentOfType<ProcOp>() && !op->getParentOfType<InstrOp>())
-    return success();
-  refusal.at(op->getLoc()) << "scheduling rewrites apply to statements of an "
-                              "exogpu.proc, not of an instruction body";
-  return failure();
-}
-
-LogicalResult mlir::exogpu::checkSeqLoop(ForOp loop, StringRef rewrite,
-                                         Refusal &refusal) {
-  if (failed(checkInProc(loop, refusal)))
-    return failure();
-  if (loop.getMode() == LoopMode::seq)
-    return success();
-  refusal.at(loop.getLoc())
-      << rewrite << " restructures seq loops; this loop is "
-      << stringifyLoopMode(loop.getMode())
-      << " (schedule the sequential loops first, then set loop modes)";
-  return failure();
-}
-
 static ValueExpr lowerBound(ForOp loop) {
   return {loop.getLowerBoundExpr(), SmallVector<Value, 4>(loop.getCtrl())};
 }

@@ -7,7 +7,7 @@
 #include "ExoGPU/Transforms/Scheduling/StatementRewrites.h"
 #include "ExoGPU/Analysis/Dependences.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
-#include "ExoGPU/Transforms/Scheduling/LoopRewrites.h"
+#include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;

@@ -94,7 +94,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %a = transform.exogpu.match kind "assign" in %root : (!transform.any_op) -> !transform.any_op
     %p = transform.get_parent_op %a {op_name = "exogpu.proc"} : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expected a seq loop in an exogpu.proc, got 'exogpu.proc'}}
+    // expected-error @below {{expected a seq loop, got 'exogpu.proc'}}
     %s = transform.exogpu.unroll_loop %p : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

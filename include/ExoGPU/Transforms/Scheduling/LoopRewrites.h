@@ -14,6 +14,7 @@
 #define EXOGPU_TRANSFORMS_SCHEDULING_LOOPREWRITES_H
 
 #include "ExoGPU/Transforms/Scheduling/ControlRewriting.h"
+#include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::exogpu {
@@ -110,13 +111,6 @@ FailureOr<ForOp> multLoops(RewriterBase &rewriter, ForOp outer, StringRef name,
 FailureOr<ForOp> extendLoop(RewriterBase &rewriter, ForOp loop,
                             const ValueExpr &newLo, const ValueExpr &newHi,
                             Refusal &refusal);
-
-/// Checks that `op` is a statement of an exogpu.proc (not of an instruction
-/// body); explains otherwise.
-LogicalResult checkInProc(Operation *op, Refusal &refusal);
-
-/// Checks that `loop` is a seq loop; `rewrite` names the rewrite.
-LogicalResult checkSeqLoop(ForOp loop, StringRef rewrite, Refusal &refusal);
 
 } // namespace mlir::exogpu
 

@@ -13,6 +13,7 @@
 #define EXOGPU_TRANSFORMS_SCHEDULING_STATEMENTREWRITES_H
 
 #include "ExoGPU/Transforms/Scheduling/ControlRewriting.h"
+#include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::exogpu {

@@ -33,6 +33,10 @@ public:
 #define GET_OP_LIST
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/StatementTransformOps.cpp.inc"
         >();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/BufferTransformOps.cpp.inc"
+        >();
   }
 };
 } // namespace

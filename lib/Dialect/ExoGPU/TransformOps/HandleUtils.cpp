@@ -33,7 +33,9 @@ DiagnosedSilenceableFailure mlir::exogpu::getSingleStatement(
     return diag;
   }
   Operation *op = payload.front();
-  if (!isProcStatement(op) && !op->getParentOfType<ProcOp>()) {
+  bool inProc = isa<ProcOp>(op) || (op->getParentOfType<ProcOp>() &&
+                                    !op->getParentOfType<InstrOp>());
+  if (!inProc) {
     DiagnosedSilenceableFailure diag = self.emitSilenceableError()
                                        << "expected " << what
                                        << " in an exogpu.proc, got '"
@@ -148,8 +150,9 @@ mlir::exogpu::parseMemory(transform::TransformOpInterface self, StringRef text,
   MLIRContext *ctx = self->getContext();
   // Parse quietly: a bad name is reported below, at the transform op.
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  text.consume_front("@");
   memory = dyn_cast_or_null<MemoryAttr>(
-      parseAttribute(("#exogpu.mem<" + text + ">").str(), ctx));
+      parseAttribute(("#exogpu.mem<@" + text + ">").str(), ctx));
   if (memory)
     return DiagnosedSilenceableFailure::success();
   return self.emitSilenceableError()

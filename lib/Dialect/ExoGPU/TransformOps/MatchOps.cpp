@@ -92,11 +92,15 @@ static std::string getMatchText(Operation *op, AsmState &state) {
   }
   op->print(os, state);
   StringRef line = StringRef(text).split('\n').first;
-  line.consume_front("exogpu.");
   line = line.split(" : ").first;
   line.consume_back(" {...}");
   line.consume_back(" {");
-  return normalize(line);
+  // Drop the dialect prefix of the op name (after `%x = ` for allocs and
+  // windows).
+  std::string result = line.str();
+  if (size_t pos = result.find("exogpu."); pos != std::string::npos)
+    result.erase(pos, strlen("exogpu."));
+  return normalize(result);
 }
 
 /// A regex for a pattern: each stand-alone `_` matches any text.

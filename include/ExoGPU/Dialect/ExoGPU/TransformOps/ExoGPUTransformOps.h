@@ -21,6 +21,8 @@
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/LoopTransformOps.h.inc"
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/StatementTransformOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/BufferTransformOps.h.inc"
 
 namespace mlir {
 class DialectRegistry;

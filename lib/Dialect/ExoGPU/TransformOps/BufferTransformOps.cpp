@@ -1,0 +1,307 @@
+//===- BufferTransformOps.cpp - checked buffer rewrites -------------------===//
+//
+// Part of ExoGPU. The transform ops of BufferTransformOps.td: payload
+// checks, then the rewrites of Scheduling/BufferRewrites.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/ExoGPUTransformOps.h"
+#include "ExoGPU/Transforms/Scheduling/BufferRewrites.h"
+#include "HandleUtils.h"
+#include "mlir/AsmParser/AsmParser.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/BufferTransformOps.cpp.inc"
+
+/// Gets the single alloc of `handle` or returns its silenceable failure.
+#define GET_ALLOC(var, handle)                                                 \
+  AllocOp var;                                                                 \
+  if (DiagnosedSilenceableFailure diag =                                       \
+          getSingle<AllocOp>(*this, state, handle, "an alloc", var);           \
+      !diag.succeeded())                                                       \
+    return diag;
+
+/// Runs a rewrite returning LogicalResult, then verifies the proc.
+#define RUN_EDIT(proc, call)                                                   \
+  {                                                                            \
+    Operation *procOp = proc;                                                  \
+    Refusal refusal;                                                           \
+    if (failed(call))                                                          \
+      return refused(refusal, getLoc());                                       \
+    return verifyRewritten(*this, procOp);                                     \
+  }
+
+/// Parses control-expression text at `at` into `var`, or returns the
+/// failure.
+#define PARSE_EXPR(var, text, at)                                              \
+  Refusal var##Refusal;                                                        \
+  FailureOr<ValueExpr> var =                                                   \
+      parseControlText(text, at, getLoc(), var##Refusal);                      \
+  if (failed(var))                                                             \
+    return refused(var##Refusal, getLoc());
+
+/// The buffer a handle names: an alloc's result, or parameter `param` of a
+/// proc.
+static DiagnosedSilenceableFailure
+getBuffer(transform::TransformOpInterface self,
+          transform::TransformState &state, Value handle,
+          std::optional<StringRef> param, Value &buffer) {
+  Operation *op = nullptr;
+  DiagnosedSilenceableFailure diag = getSingleStatement(
+      self, state, handle, "an alloc, or a proc with a parameter name",
+      [&](Operation *op) { return param ? isa<ProcOp>(op) : isa<AllocOp>(op); },
+      op);
+  if (!diag.succeeded())
+    return diag;
+  if (auto alloc = dyn_cast<AllocOp>(op)) {
+    buffer = alloc.getResult();
+    return DiagnosedSilenceableFailure::success();
+  }
+  auto proc = cast<ProcOp>(op);
+  for (auto [i, name] : llvm::enumerate(proc.getArgNames()))
+    if (cast<StringAttr>(name).getValue() == *param) {
+      buffer = proc.getParam(i);
+      return DiagnosedSilenceableFailure::success();
+    }
+  return self.emitSilenceableError()
+         << "@" << proc.getSymName() << " has no parameter '" << *param << "'";
+}
+
+#define EDIT_EFFECTS(OpT)                                                      \
+  void OpT::getEffects(                                                        \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    getEditEffects(*this, effects);                                            \
+  }
+
+EDIT_EFFECTS(LiftAllocOp)
+EDIT_EFFECTS(SinkAllocOp)
+EDIT_EFFECTS(ExpandDimOp)
+EDIT_EFFECTS(DivideDimOp)
+EDIT_EFFECTS(MultDimOp)
+EDIT_EFFECTS(RearrangeDimOp)
+EDIT_EFFECTS(ResizeDimOp)
+EDIT_EFFECTS(SetMemoryOp)
+EDIT_EFFECTS(SetPrecisionOp)
+EDIT_EFFECTS(StageMemOp)
+EDIT_EFFECTS(BindWindowOp)
+
+DiagnosedSilenceableFailure
+LiftAllocOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           liftAlloc(rewriter, alloc, getLevels(), refusal));
+}
+
+DiagnosedSilenceableFailure
+SinkAllocOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           sinkAlloc(rewriter, alloc, refusal));
+}
+
+DiagnosedSilenceableFailure
+ExpandDimOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  PARSE_EXPR(size, getSize(), alloc);
+  PARSE_EXPR(index, getIndex(), alloc);
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           expandDim(rewriter, alloc, *size, *index, refusal));
+}
+
+DiagnosedSilenceableFailure
+DivideDimOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           divideDim(rewriter, alloc, getDim(), getQuotient(), refusal));
+}
+
+DiagnosedSilenceableFailure
+MultDimOp::apply(transform::TransformRewriter &rewriter,
+                 transform::TransformResults &results,
+                 transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           multDim(rewriter, alloc, getHi(), getLo(), refusal));
+}
+
+DiagnosedSilenceableFailure
+RearrangeDimOp::apply(transform::TransformRewriter &rewriter,
+                      transform::TransformResults &results,
+                      transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           rearrangeDim(rewriter, alloc, getPermutation(), refusal));
+}
+
+LogicalResult ResizeDimOp::verify() {
+  if (getFold() && getOffset() != "0")
+    return emitOpError("a folded dimension takes no offset");
+  return success();
+}
+
+DiagnosedSilenceableFailure
+ResizeDimOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  PARSE_EXPR(size, getSize(), alloc);
+  PARSE_EXPR(offset, getOffset(), alloc);
+  RUN_EDIT(
+      alloc->getParentOfType<ProcOp>(),
+      resizeDim(rewriter, alloc, getDim(), *size, *offset, getFold(), refusal));
+}
+
+DiagnosedSilenceableFailure
+DeleteBufferOp::apply(transform::TransformRewriter &rewriter,
+                      transform::TransformResults &results,
+                      transform::TransformState &state) {
+  GET_ALLOC(alloc, getTarget());
+  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
+           deleteBuffer(rewriter, alloc, refusal));
+}
+
+void ReuseBufferOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getKeptMutable(), effects);
+  transform::consumesHandle(getReplacedMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+ReuseBufferOp::apply(transform::TransformRewriter &rewriter,
+                     transform::TransformResults &results,
+                     transform::TransformState &state) {
+  GET_ALLOC(kept, getKept());
+  GET_ALLOC(replaced, getReplaced());
+  if (DiagnosedSilenceableFailure diag = checkSameProc(*this, kept, replaced);
+      !diag.succeeded())
+    return diag;
+  RUN_EDIT(kept->getParentOfType<ProcOp>(),
+           reuseBuffer(rewriter, kept, replaced, refusal));
+}
+
+/// The proc a buffer belongs to.
+static Operation *procOf(Value buffer) {
+  Operation *parent = buffer.getParentRegion()->getParentOp();
+  return isa<ProcOp>(parent) ? parent : parent->getParentOfType<ProcOp>();
+}
+
+DiagnosedSilenceableFailure
+SetMemoryOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  Value buffer;
+  if (DiagnosedSilenceableFailure diag =
+          getBuffer(*this, state, getTarget(), getParam(), buffer);
+      !diag.succeeded())
+    return diag;
+  MemoryAttr memory;
+  if (DiagnosedSilenceableFailure diag =
+          parseMemory(*this, getMemory(), memory);
+      !diag.succeeded())
+    return diag;
+  RUN_EDIT(procOf(buffer),
+           exogpu::setMemory(rewriter, buffer, memory, refusal));
+}
+
+DiagnosedSilenceableFailure
+SetPrecisionOp::apply(transform::TransformRewriter &rewriter,
+                      transform::TransformResults &results,
+                      transform::TransformState &state) {
+  Value buffer;
+  if (DiagnosedSilenceableFailure diag =
+          getBuffer(*this, state, getTarget(), getParam(), buffer);
+      !diag.succeeded())
+    return diag;
+  RUN_EDIT(procOf(buffer),
+           exogpu::setPrecision(rewriter, buffer, getPrecision(), refusal));
+}
+
+DiagnosedSilenceableFailure
+StageMemOp::apply(transform::TransformRewriter &rewriter,
+                  transform::TransformResults &results,
+                  transform::TransformState &state) {
+  SmallVector<Operation *> block;
+  if (DiagnosedSilenceableFailure diag =
+          getStatementBlock(*this, state, getTarget(), block);
+      !diag.succeeded())
+    return diag;
+  MemoryAttr memory;
+  if (DiagnosedSilenceableFailure diag =
+          parseMemory(*this, getMemory(), memory);
+      !diag.succeeded())
+    return diag;
+  Operation *proc = block.front()->getParentOfType<ProcOp>();
+  Refusal refusal;
+  FailureOr<ParsedAccess> window =
+      parseAccessText(getWindow(), block.front(), getLoc(), refusal);
+  if (failed(window))
+    return refused(refusal, getLoc());
+  FailureOr<StagedWindow> staged = stageMem(rewriter, block, *window, getName(),
+                                            memory, getAccum(), refusal);
+  if (failed(staged))
+    return refused(refusal, getLoc());
+  setResultOps(results, getAlloc(), {staged->alloc});
+  setResultOps(results, getLoad(), {staged->load});
+  setResultOps(results, getStore(), {staged->store});
+  return verifyRewritten(*this, proc);
+}
+
+DiagnosedSilenceableFailure
+InlineWindowOp::apply(transform::TransformRewriter &rewriter,
+                      transform::TransformResults &results,
+                      transform::TransformState &state) {
+  WindowOp window;
+  if (DiagnosedSilenceableFailure diag =
+          getSingle<WindowOp>(*this, state, getTarget(), "a window", window);
+      !diag.succeeded())
+    return diag;
+  RUN_EDIT(window->getParentOfType<ProcOp>(),
+           inlineWindow(rewriter, window, refusal));
+}
+
+DiagnosedSilenceableFailure
+BindWindowOp::apply(transform::TransformRewriter &rewriter,
+                    transform::TransformResults &results,
+                    transform::TransformState &state) {
+  SmallVector<Operation *> block;
+  if (DiagnosedSilenceableFailure diag =
+          getStatementBlock(*this, state, getTarget(), block);
+      !diag.succeeded())
+    return diag;
+  Value buffer = lookupName(getBuffer(), block.front());
+  if (!buffer || !isa<BufferTypeInterface>(buffer.getType()))
+    return emitSilenceableError() << "no data buffer named '" << getBuffer()
+                                  << "' is visible at the block";
+  SpecialWindowAttr special;
+  if (getSpecial()) {
+    ScopedDiagnosticHandler quiet(getContext(),
+                                  [](Diagnostic &) { return success(); });
+    StringRef text = *getSpecial();
+    text.consume_front("@");
+    special = dyn_cast_or_null<SpecialWindowAttr>(parseAttribute(
+        ("#exogpu.special_window<@" + text + ">").str(), getContext()));
+    if (!special)
+      return emitSilenceableError()
+             << "'" << *getSpecial() << "' is not a special window (Fig. 14)";
+  }
+  Operation *proc = block.front()->getParentOfType<ProcOp>();
+  Refusal refusal;
+  FailureOr<WindowOp> window =
+      bindWindow(rewriter, block, buffer, getName(), special, refusal);
+  if (failed(window))
+    return refused(refusal, getLoc());
+  setResultOps(results, getWindow(), {*window});
+  return verifyRewritten(*this, proc);
+}
