@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -31,6 +32,19 @@ LogicalResult mlir::exogpu::checkSeqLoop(ForOp loop, StringRef rewrite,
   return failure();
 }
 
+LogicalResult mlir::exogpu::verifyWithSymbolUses(Operation *root) {
+  if (failed(verify(root)))
+    return failure();
+  // Calls check their arguments against the callee when the enclosing
+  // symbol table is verified; check the calls under `root` now.
+  SymbolTableCollection symbols;
+  WalkResult result = root->walk([&](CallOp call) {
+    return failed(call.verifySymbolUses(symbols)) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult mlir::exogpu::verifyOrExplain(Operation *root, Location loc,
                                             const Twine &what,
                                             Refusal &refusal) {
@@ -42,7 +56,7 @@ LogicalResult mlir::exogpu::verifyOrExplain(Operation *root, Location loc,
         errors.push_back({diag.getLocation(), diag.str()});
       return success();
     });
-    result = verify(root);
+    result = verifyWithSymbolUses(root);
   }
   if (succeeded(result))
     return success();

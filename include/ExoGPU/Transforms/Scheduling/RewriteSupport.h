@@ -22,6 +22,10 @@ LogicalResult checkInProc(Operation *op, Refusal &refusal);
 /// Checks that `loop` is a seq loop of a proc; `rewrite` names the rewrite.
 LogicalResult checkSeqLoop(ForOp loop, StringRef rewrite, Refusal &refusal);
 
+/// Verifies `root` and the calls under it against their callees (which the
+/// enclosing symbol table would check).
+LogicalResult verifyWithSymbolUses(Operation *root);
+
 /// Verifies `root` (usually the proc a rewrite changed). On failure, explains
 /// at `loc` that `what` would make the IR invalid, with the verifier's
 /// errors as notes, and returns failure; the caller then undoes its change.

@@ -37,6 +37,14 @@ public:
 #define GET_OP_LIST
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/BufferTransformOps.cpp.inc"
         >();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/ProcTransformOps.cpp.inc"
+        >();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/GPUTransformOps.cpp.inc"
+        >();
   }
 };
 } // namespace

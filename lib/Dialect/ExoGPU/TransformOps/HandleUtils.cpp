@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HandleUtils.h"
+#include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Verifier.h"
 
@@ -121,7 +122,7 @@ DiagnosedSilenceableFailure mlir::exogpu::refused(Refusal &refusal,
 DiagnosedSilenceableFailure
 mlir::exogpu::verifyRewritten(transform::TransformOpInterface self,
                               Operation *proc) {
-  if (!proc || succeeded(verify(proc)))
+  if (!proc || succeeded(verifyWithSymbolUses(proc)))
     return DiagnosedSilenceableFailure::success();
   return self.emitDefiniteFailure()
          << "internal error: the rewrite produced invalid IR (see the "

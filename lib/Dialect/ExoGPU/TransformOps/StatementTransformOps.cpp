@@ -144,16 +144,16 @@ DiagnosedSilenceableFailure
 SimplifyOp::apply(transform::TransformRewriter &rewriter,
                   transform::TransformResults &results,
                   transform::TransformState &state) {
+  // Statements and procs, or every proc nested in other payload ops.
+  SmallVector<Operation *> roots;
   for (Operation *op : state.getPayloadOps(getTarget())) {
+    if (isa<ProcOp>(op) || isProcStatement(op))
+      roots.push_back(op);
+    else
+      op->walk([&](ProcOp proc) { roots.push_back(proc); });
+  }
+  for (Operation *op : roots) {
     auto proc = dyn_cast<ProcOp>(op);
-    if (!proc && !isProcStatement(op)) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableError() << "expected procs or statements of a proc, "
-                                    "got '"
-                                 << op->getName() << "'";
-      diag.attachNote(op->getLoc()) << "payload op";
-      return diag;
-    }
     if (!proc)
       proc = op->getParentOfType<ProcOp>();
     simplify(rewriter, op);

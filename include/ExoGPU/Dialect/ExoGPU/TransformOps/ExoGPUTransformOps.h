@@ -23,6 +23,10 @@
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/StatementTransformOps.h.inc"
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/BufferTransformOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/ProcTransformOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/GPUTransformOps.h.inc"
 
 namespace mlir {
 class DialectRegistry;

@@ -141,7 +141,8 @@ def SimplifyOp : ExoGPU_EditOp<"simplify"> {
 
     #### Return modes
 
-    Reads `target` (procs or statements).
+    Reads `target` (procs or statements; other payload ops stand for the
+    procs nested in them).
 
     ```mlir
     transform.exogpu.simplify %proc : !transform.any_op

@@ -1,0 +1,323 @@
+//===- GPUTransformOps.cpp - GPU annotations
+//-------------------------------===//
+//
+// Part of ExoGPU. The transform ops of GPUTransformOps.td: payload checks,
+// then the rewrites of Scheduling/GPURewrites.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/ExoGPUTransformOps.h"
+#include "ExoGPU/Transforms/Scheduling/GPURewrites.h"
+#include "HandleUtils.h"
+#include "mlir/AsmParser/AsmParser.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/GPUTransformOps.cpp.inc"
+
+#define EDIT_EFFECTS(OpT)                                                      \
+  void OpT::getEffects(                                                        \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    getEditEffects(*this, effects);                                            \
+  }
+
+EDIT_EFFECTS(SetLoopModeOp)
+EDIT_EFFECTS(WrapDeviceFunctionOp)
+EDIT_EFFECTS(WrapWarpsOp)
+EDIT_EFFECTS(InsertFenceOp)
+EDIT_EFFECTS(InsertArriveOp)
+EDIT_EFFECTS(InsertAwaitOp)
+EDIT_EFFECTS(InsertBarrierAllocOp)
+EDIT_EFFECTS(SetTrailingBarrierOp)
+
+/// A sync timeline by name, or a silenceable failure.
+static DiagnosedSilenceableFailure
+parseTimeline(transform::TransformOpInterface self, StringRef text,
+              SyncTimeline &timeline) {
+  std::optional<SyncTimeline> tl = symbolizeSyncTimeline(text);
+  if (!tl)
+    return self.emitSilenceableError()
+           << "'" << text << "' is not a sync timeline (Fig. 16)";
+  timeline = *tl;
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+SetLoopModeOp::apply(transform::TransformRewriter &rewriter,
+                     transform::TransformResults &results,
+                     transform::TransformState &state) {
+  ForOp loop;
+  if (DiagnosedSilenceableFailure diag =
+          getSingle<ForOp>(*this, state, getTarget(), "a loop", loop);
+      !diag.succeeded())
+    return diag;
+  std::optional<LoopMode> mode = symbolizeLoopMode(getMode());
+  if (!mode)
+    return emitSilenceableError()
+           << "'" << getMode()
+           << "' is not a loop mode (seq, cuda_tasks or cuda_threads)";
+  CollUnitAttr unit;
+  if (getUnit()) {
+    ScopedDiagnosticHandler quiet(getContext(),
+                                  [](Diagnostic &) { return success(); });
+    unit = dyn_cast_or_null<CollUnitAttr>(parseAttribute(
+        ("#exogpu.unit<" + *getUnit() + ">").str(), getContext()));
+    if (!unit)
+      return emitSilenceableError()
+             << "'" << *getUnit() << "' is not a collective unit (Fig. 11)";
+  }
+  Refusal refusal;
+  if (failed(setLoopMode(rewriter, loop, *mode, unit, refusal)))
+    return refused(refusal, getLoc());
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult WrapDeviceFunctionOp::verify() {
+  if (getBlockDim().has_value() == static_cast<bool>(getWarps()))
+    return emitOpError("needs either blockDim or a warp config (warps)");
+  return success();
+}
+
+DiagnosedSilenceableFailure
+WrapDeviceFunctionOp::apply(transform::TransformRewriter &rewriter,
+                            transform::TransformResults &results,
+                            transform::TransformState &state) {
+  ForOp nest;
+  if (DiagnosedSilenceableFailure diag =
+          getSingle<ForOp>(*this, state, getTarget(), "a loop", nest);
+      !diag.succeeded())
+    return diag;
+  DeviceFunctionConfig config;
+  config.clusterDim = getClusterDim();
+  config.blockDim = getBlockDim();
+  config.warps = getWarpsAttr();
+  if (getParamsTo())
+    if (DiagnosedSilenceableFailure diag =
+            parseMemory(*this, *getParamsTo(), config.paramMemory);
+        !diag.succeeded())
+      return diag;
+  Refusal refusal;
+  FailureOr<DeviceFunctionOp> kernel =
+      wrapDeviceFunction(rewriter, nest, getTasks(), config, refusal);
+  if (failed(kernel))
+    return refused(refusal, getLoc());
+  setResultOps(results, getResult(), {*kernel});
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult WrapWarpsOp::verify() {
+  if (!getName() && !getRange())
+    return emitOpError("needs a warp group name or a range");
+  if (getRange() && getRange()->size() != 2)
+    return emitOpError("range needs two integers: lo, hi");
+  return success();
+}
+
+DiagnosedSilenceableFailure
+WrapWarpsOp::apply(transform::TransformRewriter &rewriter,
+                   transform::TransformResults &results,
+                   transform::TransformState &state) {
+  SmallVector<Operation *> block;
+  if (DiagnosedSilenceableFailure diag =
+          getStatementBlock(*this, state, getTarget(), block);
+      !diag.succeeded())
+    return diag;
+  std::optional<std::pair<int64_t, int64_t>> range;
+  if (getRange())
+    range = std::make_pair((*getRange())[0], (*getRange())[1]);
+  Refusal refusal;
+  FailureOr<WarpsOp> warps =
+      wrapWarps(rewriter, block, getNameAttr(), range, refusal);
+  if (failed(warps))
+    return refused(refusal, getLoc());
+  setResultOps(results, getResult(), {*warps});
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// The place an insert op names, its parsed guard, or a silenceable
+/// failure.
+static DiagnosedSilenceableFailure
+getPlace(transform::TransformOpInterface self, transform::TransformState &state,
+         Value target, StringRef position, std::optional<StringRef> guardText,
+         InsertionPlace &place, std::optional<ParsedCondition> &guard) {
+  std::optional<InsertionPlace::Kind> kind =
+      llvm::StringSwitch<std::optional<InsertionPlace::Kind>>(position)
+          .Case("before", InsertionPlace::Before)
+          .Case("after", InsertionPlace::After)
+          .Case("start", InsertionPlace::Start)
+          .Case("end", InsertionPlace::End)
+          .Default(std::nullopt);
+  if (!kind)
+    return self.emitSilenceableError()
+           << "position must be \"before\", \"after\", \"start\" or \"end\"";
+  Operation *anchor = nullptr;
+  if (DiagnosedSilenceableFailure diag = getSingleStatement(
+          self, state, target, "a statement", isProcStatement, anchor);
+      !diag.succeeded())
+    return diag;
+  place = {anchor, *kind};
+  if (guardText) {
+    Refusal refusal;
+    Operation *at = anchor;
+    if (*kind == InsertionPlace::Start || *kind == InsertionPlace::End)
+      if (Block *body =
+              anchor->getNumRegions() ? &anchor->getRegion(0).front() : nullptr;
+          body && !body->empty())
+        at = &body->front();
+    FailureOr<ParsedCondition> parsed = parseConditionText(
+        *guardText, at, self->getLoc(), refusal, place.extraNames());
+    if (failed(parsed))
+      return refused(refusal, self->getLoc());
+    guard = *parsed;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// Parses a barrier access at the place.
+static FailureOr<ParsedAccess> parseBarrier(const InsertionPlace &place,
+                                            StringRef text, Location loc,
+                                            Refusal &refusal) {
+  Operation *at = place.anchor;
+  if (place.kind == InsertionPlace::Start || place.kind == InsertionPlace::End)
+    if (Block *body = at->getNumRegions() ? &at->getRegion(0).front() : nullptr;
+        body && !body->empty())
+      at = &body->front();
+  return parseAccessText(text, at, loc, refusal, place.extraNames());
+}
+
+DiagnosedSilenceableFailure
+InsertFenceOp::apply(transform::TransformRewriter &rewriter,
+                     transform::TransformResults &results,
+                     transform::TransformState &state) {
+  InsertionPlace place;
+  std::optional<ParsedCondition> guard;
+  if (DiagnosedSilenceableFailure diag = getPlace(
+          *this, state, getTarget(), getPosition(), getGuard(), place, guard);
+      !diag.succeeded())
+    return diag;
+  SyncTimeline pre, post;
+  if (DiagnosedSilenceableFailure diag = parseTimeline(*this, getPre(), pre);
+      !diag.succeeded())
+    return diag;
+  if (DiagnosedSilenceableFailure diag = parseTimeline(*this, getPost(), post);
+      !diag.succeeded())
+    return diag;
+  Refusal refusal;
+  FailureOr<FenceOp> fence = insertFence(rewriter, place, pre, post,
+                                         guard ? &*guard : nullptr, refusal);
+  if (failed(fence))
+    return refused(refusal, getLoc());
+  setResultOps(results, getResult(), {*fence});
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+InsertArriveOp::apply(transform::TransformRewriter &rewriter,
+                      transform::TransformResults &results,
+                      transform::TransformState &state) {
+  InsertionPlace place;
+  std::optional<ParsedCondition> guard;
+  if (DiagnosedSilenceableFailure diag = getPlace(
+          *this, state, getTarget(), getPosition(), getGuard(), place, guard);
+      !diag.succeeded())
+    return diag;
+  SyncTimeline timeline;
+  if (DiagnosedSilenceableFailure diag =
+          parseTimeline(*this, getTimeline(), timeline);
+      !diag.succeeded())
+    return diag;
+  Refusal refusal;
+  SmallVector<ParsedAccess> barriers;
+  for (Attribute text : getBarriers()) {
+    FailureOr<ParsedAccess> barrier = parseBarrier(
+        place, cast<StringAttr>(text).getValue(), getLoc(), refusal);
+    if (failed(barrier))
+      return refused(refusal, getLoc());
+    barriers.push_back(*barrier);
+  }
+  FailureOr<ArriveOp> arrive =
+      insertArrive(rewriter, place, timeline, getCount(), barriers,
+                   guard ? &*guard : nullptr, refusal);
+  if (failed(arrive))
+    return refused(refusal, getLoc());
+  setResultOps(results, getResult(), {*arrive});
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+InsertAwaitOp::apply(transform::TransformRewriter &rewriter,
+                     transform::TransformResults &results,
+                     transform::TransformState &state) {
+  InsertionPlace place;
+  std::optional<ParsedCondition> guard;
+  if (DiagnosedSilenceableFailure diag = getPlace(
+          *this, state, getTarget(), getPosition(), getGuard(), place, guard);
+      !diag.succeeded())
+    return diag;
+  SyncTimeline timeline;
+  if (DiagnosedSilenceableFailure diag =
+          parseTimeline(*this, getTimeline(), timeline);
+      !diag.succeeded())
+    return diag;
+  Refusal refusal;
+  FailureOr<ParsedAccess> barrier =
+      parseBarrier(place, getBarrier(), getLoc(), refusal);
+  if (failed(barrier))
+    return refused(refusal, getLoc());
+  FailureOr<AwaitOp> await =
+      insertAwait(rewriter, place, *barrier, timeline, getCount(),
+                  guard ? &*guard : nullptr, refusal);
+  if (failed(await))
+    return refused(refusal, getLoc());
+  setResultOps(results, getResult(), {*await});
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+InsertBarrierAllocOp::apply(transform::TransformRewriter &rewriter,
+                            transform::TransformResults &results,
+                            transform::TransformState &state) {
+  InsertionPlace place;
+  std::optional<ParsedCondition> guard;
+  if (DiagnosedSilenceableFailure diag = getPlace(
+          *this, state, getTarget(), getPosition(), std::nullopt, place, guard);
+      !diag.succeeded())
+    return diag;
+  std::optional<BarrierKind> kind = symbolizeBarrierKind(getMechanism());
+  if (!kind)
+    return emitSilenceableError()
+           << "'" << getMechanism() << "' is not a barrier mechanism (Fig. 13)";
+  Refusal refusal;
+  FailureOr<AllocOp> alloc = insertBarrierAlloc(
+      rewriter, place, getName(), getShape(), *kind, getGuarded(), refusal);
+  if (failed(alloc))
+    return refused(refusal, getLoc());
+  setResultOps(results, getResult(), {*alloc});
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+SetTrailingBarrierOp::apply(transform::TransformRewriter &rewriter,
+                            transform::TransformResults &results,
+                            transform::TransformState &state) {
+  CallOp call;
+  if (DiagnosedSilenceableFailure diag =
+          getSingle<CallOp>(*this, state, getTarget(), "a call", call);
+      !diag.succeeded())
+    return diag;
+  Refusal refusal;
+  std::optional<ParsedAccess> barrier;
+  if (getBarrier()) {
+    FailureOr<ParsedAccess> parsed =
+        parseAccessText(*getBarrier(), call, getLoc(), refusal);
+    if (failed(parsed))
+      return refused(refusal, getLoc());
+    barrier = *parsed;
+  }
+  if (failed(setTrailingBarrier(rewriter, call, barrier ? &*barrier : nullptr,
+                                refusal)))
+    return refused(refusal, getLoc());
+  return DiagnosedSilenceableFailure::success();
+}
