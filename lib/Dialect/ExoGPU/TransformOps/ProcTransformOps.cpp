@@ -102,7 +102,7 @@ CallEqvOp::apply(transform::TransformRewriter &rewriter,
   auto other = dyn_cast_or_null<ProcOp>(
       SymbolTable::lookupNearestSymbolFrom(call, getProcAttr()));
   if (!other)
-    return emitSilenceableError() << getProc() << " is not a proc";
+    return emitSilenceableError() << "@" << getProc() << " is not a proc";
   Refusal refusal;
   if (failed(callEqv(rewriter, call, other, refusal)))
     return refused(refusal, getLoc());
@@ -122,7 +122,7 @@ ReplaceOp::apply(transform::TransformRewriter &rewriter,
       SymbolTable::lookupNearestSymbolFrom(block.front(), getInstrAttr()));
   if (!instr)
     return emitSilenceableError()
-           << getInstr() << " is not an instruction (exogpu.instr)";
+           << "@" << getInstr() << " is not an instruction (exogpu.instr)";
   Refusal refusal;
   SmallVector<std::pair<StringRef, ValueExpr>> given;
   if (DictionaryAttr args = getArgsAttr()) {
