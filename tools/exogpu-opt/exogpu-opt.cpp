@@ -19,6 +19,11 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+namespace mlir::exogpu {
+// Test passes (test/lib).
+void registerTestRandomSchedulePass();
+} // namespace mlir::exogpu
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::exogpu::registerExoGPUDialect(registry);
@@ -31,6 +36,7 @@ int main(int argc, char **argv) {
   mlir::exogpu::registerExoGPUAnalysisPasses();
   mlir::exogpu::registerExoGPUConversionPasses();
   mlir::exogpu::registerExoGPUTransformsPasses();
+  mlir::exogpu::registerTestRandomSchedulePass();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   return mlir::asMainReturnCode(

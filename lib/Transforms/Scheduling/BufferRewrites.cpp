@@ -24,15 +24,6 @@ static StringRef nameOf(Value buffer) {
   return "?";
 }
 
-/// Explains that `what` fails in some instance.
-static void explainNotInvariant(Refusal &refusal, Location loc,
-                                const Twine &what, StringRef witness) {
-  Diagnostic &diag = refusal.at(loc);
-  diag << what;
-  if (!witness.empty())
-    diag << " (for example at " << witness << ")";
-}
-
 //===----------------------------------------------------------------------===//
 // Coordinates, one dimension at a time
 //===----------------------------------------------------------------------===//
@@ -1058,8 +1049,10 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
     }
     blockUses.push_back(use);
   }
-  bool load =
-      !accum && (reads || reduces) && !overwritesWindow(first, buffer, window);
+  // Without a load the store would write back elements the block did not
+  // write: only a first statement that overwrites the whole window makes it
+  // unnecessary.
+  bool load = !accum && !overwritesWindow(first, buffer, window);
   bool store = writes || reduces;
 
   // The staging buffer.

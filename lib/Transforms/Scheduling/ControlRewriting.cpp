@@ -34,7 +34,12 @@ AffineExpr mlir::exogpu::tidyExpr(AffineExpr expr, unsigned numDims) {
 AffineExpr mlir::exogpu::remapOperands(AffineExpr expr, ValueRange exprOperands,
                                        SmallVectorImpl<Value> &operands) {
   SmallVector<AffineExpr> dims;
-  for (Value v : exprOperands) {
+  for (auto [d, v] : llvm::enumerate(exprOperands)) {
+    // Only the values the expression uses join the operands.
+    if (!expr.isFunctionOfDim(d)) {
+      dims.push_back(getAffineConstantExpr(0, expr.getContext()));
+      continue;
+    }
     auto it = llvm::find(operands, v);
     unsigned index = it - operands.begin();
     if (it == operands.end())
@@ -250,6 +255,10 @@ static AffineExpr simplifyInContext(AffineExpr expr, ValueRange operands,
 
 void mlir::exogpu::simplifyControl(Operation *root) {
   root->walk([&](Operation *op) {
+    // Extents and window coordinates determine result types: they stay as
+    // written.
+    if (isa<AllocOp, WindowOp>(op))
+      return;
     SmallVector<AffineMap> maps = getControlMaps(op);
     if (maps.empty())
       return;

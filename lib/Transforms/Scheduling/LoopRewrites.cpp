@@ -55,15 +55,6 @@ static void copyDiscardableAttrs(Operation *from, Operation *to) {
     to->setDiscardableAttr(attr.getName(), attr.getValue());
 }
 
-/// Explains that `what` fails in some instance.
-static void explainNotInvariant(Refusal &refusal, Location loc,
-                                const Twine &what, StringRef witness) {
-  Diagnostic &diag = refusal.at(loc);
-  diag << what;
-  if (!witness.empty())
-    diag << " (for example at " << witness << ")";
-}
-
 //===----------------------------------------------------------------------===//
 // divide_loop
 //===----------------------------------------------------------------------===//
@@ -331,15 +322,8 @@ mlir::exogpu::fission(RewriterBase &rewriter, Operation *beforeGap,
 FailureOr<Operation *> mlir::exogpu::fuse(RewriterBase &rewriter,
                                           Operation *first, Operation *second,
                                           Refusal &refusal) {
-  if (failed(checkInProc(first, refusal)) ||
-      failed(checkInProc(second, refusal)))
+  if (failed(checkAdjacent(first, second, "fuse", refusal)))
     return failure();
-  if (first->getNextNode() != second) {
-    refusal.at(second->getLoc())
-        << "fuse needs two adjacent statements of one block, the second "
-           "right after the first";
-    return failure();
-  }
   if (auto g1 = dyn_cast<IfOp>(first)) {
     auto g2 = dyn_cast<IfOp>(second);
     if (!g2 || g1.getCondition() != g2.getCondition() ||

@@ -32,6 +32,28 @@ LogicalResult mlir::exogpu::checkSeqLoop(ForOp loop, StringRef rewrite,
   return failure();
 }
 
+LogicalResult mlir::exogpu::checkAdjacent(Operation *first, Operation *second,
+                                          StringRef rewrite, Refusal &refusal) {
+  if (failed(checkInProc(first, refusal)) ||
+      failed(checkInProc(second, refusal)))
+    return failure();
+  if (first->getNextNode() == second)
+    return success();
+  refusal.at(second->getLoc())
+      << rewrite
+      << " needs two adjacent statements of one block, the second right "
+         "after the first";
+  return failure();
+}
+
+void mlir::exogpu::explainNotInvariant(Refusal &refusal, Location loc,
+                                       const Twine &what, StringRef witness) {
+  Diagnostic &diag = refusal.at(loc);
+  diag << what;
+  if (!witness.empty())
+    diag << " (for example at " << witness << ")";
+}
+
 LogicalResult mlir::exogpu::verifyWithSymbolUses(Operation *root) {
   if (failed(verify(root)))
     return failure();

@@ -55,15 +55,8 @@ static SmallVector<Operation *> inlineScope(RewriterBase &rewriter,
 LogicalResult mlir::exogpu::reorderStmts(RewriterBase &rewriter,
                                          Operation *first, Operation *second,
                                          Refusal &refusal) {
-  if (failed(checkInProc(first, refusal)) ||
-      failed(checkInProc(second, refusal)))
+  if (failed(checkAdjacent(first, second, "reorder_stmts", refusal)))
     return failure();
-  if (first->getNextNode() != second) {
-    refusal.at(second->getLoc())
-        << "reorder_stmts needs two adjacent statements of one block, the "
-           "second right after the first";
-    return failure();
-  }
   if (Operation *user = findUseOfDefinitions({first}, {second})) {
     refusal.at(user->getLoc())
         << "cannot move this statement before the previous one: it uses a "

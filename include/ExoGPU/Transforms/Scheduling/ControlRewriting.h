@@ -73,7 +73,8 @@ void substituteControlValues(Operation *root,
 /// affine simplification, then `(c * q + r) / c -> q` and
 /// `(c * q + r) mod c -> r` where `0 <= r < c` holds in every instance of the
 /// op (decided with the Presburger library under the enclosing loop bounds,
-/// guards and preconditions).
+/// guards and preconditions). Allocation extents and window coordinates,
+/// which determine result types, are left as they are.
 void simplifyControl(Operation *root);
 
 /// Looks up a name (`i`, `%i`) visible at `at`: iterators of the loops

@@ -22,6 +22,16 @@ LogicalResult checkInProc(Operation *op, Refusal &refusal);
 /// Checks that `loop` is a seq loop of a proc; `rewrite` names the rewrite.
 LogicalResult checkSeqLoop(ForOp loop, StringRef rewrite, Refusal &refusal);
 
+/// Checks that `second` is the statement right after `first`, both in a
+/// proc; `rewrite` names the rewrite.
+LogicalResult checkAdjacent(Operation *first, Operation *second,
+                            StringRef rewrite, Refusal &refusal);
+
+/// Explains at `loc` that `what` does not hold in every instance, with the
+/// counterexample `witness` (may be empty).
+void explainNotInvariant(Refusal &refusal, Location loc, const Twine &what,
+                         StringRef witness);
+
 /// Verifies `root` and the calls under it against their callees (which the
 /// enclosing symbol table would check).
 LogicalResult verifyWithSymbolUses(Operation *root);

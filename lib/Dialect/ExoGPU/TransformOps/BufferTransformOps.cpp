@@ -16,24 +16,6 @@ using namespace mlir::exogpu;
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/BufferTransformOps.cpp.inc"
 
-/// Gets the single alloc of `handle` or returns its silenceable failure.
-#define GET_ALLOC(var, handle)                                                 \
-  AllocOp var;                                                                 \
-  if (DiagnosedSilenceableFailure diag =                                       \
-          getSingle<AllocOp>(*this, state, handle, "an alloc", var);           \
-      !diag.succeeded())                                                       \
-    return diag;
-
-/// Runs a rewrite returning LogicalResult, then verifies the proc.
-#define RUN_EDIT(proc, call)                                                   \
-  {                                                                            \
-    Operation *procOp = proc;                                                  \
-    Refusal refusal;                                                           \
-    if (failed(call))                                                          \
-      return refused(refusal, getLoc());                                       \
-    return verifyRewritten(*this, procOp);                                     \
-  }
-
 /// Parses control-expression text at `at` into `var`, or returns the
 /// failure.
 #define PARSE_EXPR(var, text, at)                                              \
@@ -92,56 +74,67 @@ DiagnosedSilenceableFailure
 LiftAllocOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           liftAlloc(rewriter, alloc, getLevels(), refusal));
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
+  return runRewrite(*this, alloc->getParentOfType<ProcOp>(),
+                    [&](Refusal &refusal) {
+                      return liftAlloc(rewriter, alloc, getLevels(), refusal);
+                    });
 }
 
 DiagnosedSilenceableFailure
 SinkAllocOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           sinkAlloc(rewriter, alloc, refusal));
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
+  return runRewrite(
+      *this, alloc->getParentOfType<ProcOp>(),
+      [&](Refusal &refusal) { return sinkAlloc(rewriter, alloc, refusal); });
 }
 
 DiagnosedSilenceableFailure
 ExpandDimOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
   PARSE_EXPR(size, getSize(), alloc);
   PARSE_EXPR(index, getIndex(), alloc);
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           expandDim(rewriter, alloc, *size, *index, refusal));
+  return runRewrite(*this, alloc->getParentOfType<ProcOp>(),
+                    [&](Refusal &refusal) {
+                      return expandDim(rewriter, alloc, *size, *index, refusal);
+                    });
 }
 
 DiagnosedSilenceableFailure
 DivideDimOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           divideDim(rewriter, alloc, getDim(), getQuotient(), refusal));
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
+  return runRewrite(
+      *this, alloc->getParentOfType<ProcOp>(), [&](Refusal &refusal) {
+        return divideDim(rewriter, alloc, getDim(), getQuotient(), refusal);
+      });
 }
 
 DiagnosedSilenceableFailure
 MultDimOp::apply(transform::TransformRewriter &rewriter,
                  transform::TransformResults &results,
                  transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           multDim(rewriter, alloc, getHi(), getLo(), refusal));
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
+  return runRewrite(
+      *this, alloc->getParentOfType<ProcOp>(), [&](Refusal &refusal) {
+        return multDim(rewriter, alloc, getHi(), getLo(), refusal);
+      });
 }
 
 DiagnosedSilenceableFailure
 RearrangeDimOp::apply(transform::TransformRewriter &rewriter,
                       transform::TransformResults &results,
                       transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           rearrangeDim(rewriter, alloc, getPermutation(), refusal));
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
+  return runRewrite(
+      *this, alloc->getParentOfType<ProcOp>(), [&](Refusal &refusal) {
+        return rearrangeDim(rewriter, alloc, getPermutation(), refusal);
+      });
 }
 
 LogicalResult ResizeDimOp::verify() {
@@ -154,21 +147,24 @@ DiagnosedSilenceableFailure
 ResizeDimOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
   PARSE_EXPR(size, getSize(), alloc);
   PARSE_EXPR(offset, getOffset(), alloc);
-  RUN_EDIT(
-      alloc->getParentOfType<ProcOp>(),
-      resizeDim(rewriter, alloc, getDim(), *size, *offset, getFold(), refusal));
+  return runRewrite(*this, alloc->getParentOfType<ProcOp>(),
+                    [&](Refusal &refusal) {
+                      return resizeDim(rewriter, alloc, getDim(), *size,
+                                       *offset, getFold(), refusal);
+                    });
 }
 
 DiagnosedSilenceableFailure
 DeleteBufferOp::apply(transform::TransformRewriter &rewriter,
                       transform::TransformResults &results,
                       transform::TransformState &state) {
-  GET_ALLOC(alloc, getTarget());
-  RUN_EDIT(alloc->getParentOfType<ProcOp>(),
-           deleteBuffer(rewriter, alloc, refusal));
+  EXOGPU_GET_SINGLE(AllocOp, alloc, getTarget(), "an alloc");
+  return runRewrite(
+      *this, alloc->getParentOfType<ProcOp>(),
+      [&](Refusal &refusal) { return deleteBuffer(rewriter, alloc, refusal); });
 }
 
 void ReuseBufferOp::getEffects(
@@ -182,13 +178,15 @@ DiagnosedSilenceableFailure
 ReuseBufferOp::apply(transform::TransformRewriter &rewriter,
                      transform::TransformResults &results,
                      transform::TransformState &state) {
-  GET_ALLOC(kept, getKept());
-  GET_ALLOC(replaced, getReplaced());
+  EXOGPU_GET_SINGLE(AllocOp, kept, getKept(), "an alloc");
+  EXOGPU_GET_SINGLE(AllocOp, replaced, getReplaced(), "an alloc");
   if (DiagnosedSilenceableFailure diag = checkSameProc(*this, kept, replaced);
       !diag.succeeded())
     return diag;
-  RUN_EDIT(kept->getParentOfType<ProcOp>(),
-           reuseBuffer(rewriter, kept, replaced, refusal));
+  return runRewrite(*this, kept->getParentOfType<ProcOp>(),
+                    [&](Refusal &refusal) {
+                      return reuseBuffer(rewriter, kept, replaced, refusal);
+                    });
 }
 
 /// The proc a buffer belongs to.
@@ -211,8 +209,9 @@ SetMemoryOp::apply(transform::TransformRewriter &rewriter,
           parseMemory(*this, getMemory(), memory);
       !diag.succeeded())
     return diag;
-  RUN_EDIT(procOf(buffer),
-           exogpu::setMemory(rewriter, buffer, memory, refusal));
+  return runRewrite(*this, procOf(buffer), [&](Refusal &refusal) {
+    return exogpu::setMemory(rewriter, buffer, memory, refusal);
+  });
 }
 
 DiagnosedSilenceableFailure
@@ -224,8 +223,9 @@ SetPrecisionOp::apply(transform::TransformRewriter &rewriter,
           getBuffer(*this, state, getTarget(), getParam(), buffer);
       !diag.succeeded())
     return diag;
-  RUN_EDIT(procOf(buffer),
-           exogpu::setPrecision(rewriter, buffer, getPrecision(), refusal));
+  return runRewrite(*this, procOf(buffer), [&](Refusal &refusal) {
+    return exogpu::setPrecision(rewriter, buffer, getPrecision(), refusal);
+  });
 }
 
 DiagnosedSilenceableFailure
@@ -267,8 +267,10 @@ InlineWindowOp::apply(transform::TransformRewriter &rewriter,
           getSingle<WindowOp>(*this, state, getTarget(), "a window", window);
       !diag.succeeded())
     return diag;
-  RUN_EDIT(window->getParentOfType<ProcOp>(),
-           inlineWindow(rewriter, window, refusal));
+  return runRewrite(*this, window->getParentOfType<ProcOp>(),
+                    [&](Refusal &refusal) {
+                      return inlineWindow(rewriter, window, refusal);
+                    });
 }
 
 DiagnosedSilenceableFailure

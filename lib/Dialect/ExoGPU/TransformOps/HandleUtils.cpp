@@ -120,6 +120,15 @@ DiagnosedSilenceableFailure mlir::exogpu::refused(Refusal &refusal,
 }
 
 DiagnosedSilenceableFailure
+mlir::exogpu::runRewrite(transform::TransformOpInterface self, Operation *proc,
+                         function_ref<LogicalResult(Refusal &)> rewrite) {
+  Refusal refusal;
+  if (failed(rewrite(refusal)))
+    return refused(refusal, self->getLoc());
+  return verifyRewritten(self, proc);
+}
+
+DiagnosedSilenceableFailure
 mlir::exogpu::verifyRewritten(transform::TransformOpInterface self,
                               Operation *proc) {
   if (!proc || succeeded(verifyWithSymbolUses(proc)))

@@ -56,6 +56,22 @@ getStatementBlock(transform::TransformOpInterface self,
 DiagnosedSilenceableFailure checkSameProc(transform::TransformOpInterface self,
                                           Operation *a, Operation *b);
 
+/// Runs a checked rewrite of a statement of `proc`: a refusal `rewrite`
+/// explains becomes a silenceable failure; after success the proc must
+/// verify (verifyRewritten).
+DiagnosedSilenceableFailure
+runRewrite(transform::TransformOpInterface self, Operation *proc,
+           function_ref<LogicalResult(Refusal &)> rewrite);
+
+/// Gets the single payload op of type OpT of `handle` into a new variable
+/// `var`, or returns the silenceable failure from the enclosing apply().
+#define EXOGPU_GET_SINGLE(OpT, var, handle, what)                              \
+  OpT var;                                                                     \
+  if (DiagnosedSilenceableFailure diag =                                       \
+          getSingle<OpT>(*this, state, handle, what, var);                     \
+      !diag.succeeded())                                                       \
+    return diag;
+
 /// The silenceable failure of a refused rewrite.
 DiagnosedSilenceableFailure refused(Refusal &refusal, Location fallback);
 

@@ -15,21 +15,10 @@ using namespace mlir::exogpu;
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/LoopTransformOps.cpp.inc"
 
-/// Gets the single loop of `handle` or returns its silenceable failure.
-#define GET_LOOP(var, handle, what)                                            \
-  ForOp var;                                                                   \
-  if (DiagnosedSilenceableFailure diag =                                       \
-          getSingle<ForOp>(*this, state, handle, what, var);                   \
-      !diag.succeeded())                                                       \
-    return diag;
-
-/// Parses control-expression text at `at` or returns the failure.
-#define PARSE_EXPR(var, text, at)                                              \
-  Refusal var##Refusal;                                                        \
-  FailureOr<ValueExpr> var =                                                   \
-      parseControlText(text, at, getLoc(), var##Refusal);                      \
-  if (failed(var))                                                             \
-    return refused(var##Refusal, getLoc());
+/// The proc of a statement.
+static Operation *procOf(Operation *op) {
+  return op->getParentOfType<ProcOp>();
+}
 
 LogicalResult DivideLoopOp::verify() {
   if (getTail() != "perfect" && getTail() != "guard" && getTail() != "cut")
@@ -41,37 +30,37 @@ DiagnosedSilenceableFailure
 DivideLoopOp::apply(transform::TransformRewriter &rewriter,
                     transform::TransformResults &results,
                     transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
   TailStrategy tail = getTail() == "perfect" ? TailStrategy::Perfect
                       : getTail() == "cut"   ? TailStrategy::Cut
                                              : TailStrategy::Guard;
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<DividedLoop> divided =
-      divideLoop(rewriter, loop, getFactor(), getOuterName(), getInnerName(),
-                 tail, refusal);
-  if (failed(divided))
-    return refused(refusal, getLoc());
-  setResultOps(results, getOuter(), {divided->outer});
-  setResultOps(results, getInner(), {divided->inner});
-  setResultOps(results, getTailLoop(), {divided->tail});
-  return verifyRewritten(*this, proc);
+  return runRewrite(*this, procOf(loop), [&](Refusal &refusal) {
+    FailureOr<DividedLoop> divided =
+        divideLoop(rewriter, loop, getFactor(), getOuterName(), getInnerName(),
+                   tail, refusal);
+    if (failed(divided))
+      return failure();
+    setResultOps(results, getOuter(), {divided->outer});
+    setResultOps(results, getInner(), {divided->inner});
+    setResultOps(results, getTailLoop(), {divided->tail});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
 ReorderLoopsOp::apply(transform::TransformRewriter &rewriter,
                       transform::TransformResults &results,
                       transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<std::pair<ForOp, ForOp>> loops =
-      reorderLoops(rewriter, loop, refusal);
-  if (failed(loops))
-    return refused(refusal, getLoc());
-  setResultOps(results, getOuter(), {loops->first});
-  setResultOps(results, getInner(), {loops->second});
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runRewrite(*this, procOf(loop), [&](Refusal &refusal) {
+    FailureOr<std::pair<ForOp, ForOp>> loops =
+        reorderLoops(rewriter, loop, refusal);
+    if (failed(loops))
+      return failure();
+    setResultOps(results, getOuter(), {loops->first});
+    setResultOps(results, getInner(), {loops->second});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
@@ -83,15 +72,15 @@ FissionOp::apply(transform::TransformRewriter &rewriter,
           *this, state, getTarget(), "a statement", isProcStatement, stmt);
       !diag.succeeded())
     return diag;
-  Operation *proc = stmt->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<std::pair<Operation *, Operation *>> copies =
-      fission(rewriter, stmt, getLevels(), refusal);
-  if (failed(copies))
-    return refused(refusal, getLoc());
-  setResultOps(results, getFirst(), {copies->first});
-  setResultOps(results, getSecond(), {copies->second});
-  return verifyRewritten(*this, proc);
+  return runRewrite(*this, procOf(stmt), [&](Refusal &refusal) {
+    FailureOr<std::pair<Operation *, Operation *>> copies =
+        fission(rewriter, stmt, getLevels(), refusal);
+    if (failed(copies))
+      return failure();
+    setResultOps(results, getFirst(), {copies->first});
+    setResultOps(results, getSecond(), {copies->second});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
@@ -111,92 +100,107 @@ FuseOp::apply(transform::TransformRewriter &rewriter,
   if (DiagnosedSilenceableFailure diag = checkSameProc(*this, first, second);
       !diag.succeeded())
     return diag;
-  Operation *proc = first->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<Operation *> fused = fuse(rewriter, first, second, refusal);
-  if (failed(fused))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*fused});
-  return verifyRewritten(*this, proc);
+  return runRewrite(*this, procOf(first), [&](Refusal &refusal) {
+    FailureOr<Operation *> fused = fuse(rewriter, first, second, refusal);
+    if (failed(fused))
+      return failure();
+    setResultOps(results, getResult(), {*fused});
+    return success();
+  });
+}
+
+/// Runs a loop rewrite that returns statements into `result`.
+template <typename FnT>
+static DiagnosedSilenceableFailure
+runLoopRewrite(transform::TransformOpInterface self,
+               transform::TransformResults &results, Value result, ForOp loop,
+               FnT rewrite) {
+  return runRewrite(self, procOf(loop), [&](Refusal &refusal) {
+    auto created = rewrite(refusal);
+    if (failed(created))
+      return failure();
+    if constexpr (std::is_same_v<std::decay_t<decltype(*created)>,
+                                 SmallVector<Operation *>>)
+      setResultOps(results, result, *created);
+    else
+      setResultOps(results, result, {created->getOperation()});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
 UnrollLoopOp::apply(transform::TransformRewriter &rewriter,
                     transform::TransformResults &results,
                     transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<SmallVector<Operation *>> stmts =
-      unrollLoop(rewriter, loop, refusal);
-  if (failed(stmts))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), *stmts);
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runLoopRewrite(
+      *this, results, getResult(), loop,
+      [&](Refusal &refusal) { return unrollLoop(rewriter, loop, refusal); });
 }
 
 DiagnosedSilenceableFailure
 CutLoopOp::apply(transform::TransformRewriter &rewriter,
                  transform::TransformResults &results,
                  transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  PARSE_EXPR(cut, getCut(), loop);
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<std::pair<ForOp, ForOp>> loops =
-      cutLoop(rewriter, loop, *cut, refusal);
-  if (failed(loops))
-    return refused(refusal, getLoc());
-  setResultOps(results, getFirst(), {loops->first});
-  setResultOps(results, getSecond(), {loops->second});
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runRewrite(*this, procOf(loop), [&](Refusal &refusal) {
+    FailureOr<ValueExpr> cut =
+        parseControlText(getCut(), loop, getLoc(), refusal);
+    if (failed(cut))
+      return failure();
+    FailureOr<std::pair<ForOp, ForOp>> loops =
+        cutLoop(rewriter, loop, *cut, refusal);
+    if (failed(loops))
+      return failure();
+    setResultOps(results, getFirst(), {loops->first});
+    setResultOps(results, getSecond(), {loops->second});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
 ShiftLoopOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  PARSE_EXPR(newLo, getNewLo(), loop);
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<ForOp> shifted = shiftLoop(rewriter, loop, *newLo, refusal);
-  if (failed(shifted))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*shifted});
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runLoopRewrite(*this, results, getResult(), loop,
+                        [&](Refusal &refusal) -> FailureOr<ForOp> {
+                          FailureOr<ValueExpr> newLo = parseControlText(
+                              getNewLo(), loop, getLoc(), refusal);
+                          if (failed(newLo))
+                            return failure();
+                          return shiftLoop(rewriter, loop, *newLo, refusal);
+                        });
 }
 
 DiagnosedSilenceableFailure
 ExtendLoopOp::apply(transform::TransformRewriter &rewriter,
                     transform::TransformResults &results,
                     transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  PARSE_EXPR(newLo, getNewLo(), loop);
-  PARSE_EXPR(newHi, getNewHi(), loop);
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<ForOp> extended =
-      extendLoop(rewriter, loop, *newLo, *newHi, refusal);
-  if (failed(extended))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*extended});
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runLoopRewrite(
+      *this, results, getResult(), loop,
+      [&](Refusal &refusal) -> FailureOr<ForOp> {
+        FailureOr<ValueExpr> newLo =
+            parseControlText(getNewLo(), loop, getLoc(), refusal);
+        if (failed(newLo))
+          return failure();
+        FailureOr<ValueExpr> newHi =
+            parseControlText(getNewHi(), loop, getLoc(), refusal);
+        if (failed(newHi))
+          return failure();
+        return extendLoop(rewriter, loop, *newLo, *newHi, refusal);
+      });
 }
 
 DiagnosedSilenceableFailure
 RemoveLoopOp::apply(transform::TransformRewriter &rewriter,
                     transform::TransformResults &results,
                     transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<SmallVector<Operation *>> stmts =
-      removeLoop(rewriter, loop, refusal);
-  if (failed(stmts))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), *stmts);
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runLoopRewrite(
+      *this, results, getResult(), loop,
+      [&](Refusal &refusal) { return removeLoop(rewriter, loop, refusal); });
 }
 
 DiagnosedSilenceableFailure
@@ -208,15 +212,18 @@ AddLoopOp::apply(transform::TransformRewriter &rewriter,
           getStatementBlock(*this, state, getTarget(), block);
       !diag.succeeded())
     return diag;
-  PARSE_EXPR(hi, getHi(), block.front());
-  Operation *proc = block.front()->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<ForOp> loop =
-      addLoop(rewriter, block, getName(), *hi, getGuard(), refusal);
-  if (failed(loop))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*loop});
-  return verifyRewritten(*this, proc);
+  return runRewrite(*this, procOf(block.front()), [&](Refusal &refusal) {
+    FailureOr<ValueExpr> hi =
+        parseControlText(getHi(), block.front(), getLoc(), refusal);
+    if (failed(hi))
+      return failure();
+    FailureOr<ForOp> loop =
+        addLoop(rewriter, block, getName(), *hi, getGuard(), refusal);
+    if (failed(loop))
+      return failure();
+    setResultOps(results, getResult(), {*loop});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
@@ -229,25 +236,22 @@ LiftScopeOp::apply(transform::TransformRewriter &rewriter,
           [](Operation *op) { return isa<ForOp, IfOp>(op); }, inner);
       !diag.succeeded())
     return diag;
-  Operation *proc = inner->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<Operation *> outer = liftScope(rewriter, inner, refusal);
-  if (failed(outer))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*outer});
-  return verifyRewritten(*this, proc);
+  return runRewrite(*this, procOf(inner), [&](Refusal &refusal) {
+    FailureOr<Operation *> outer = liftScope(rewriter, inner, refusal);
+    if (failed(outer))
+      return failure();
+    setResultOps(results, getResult(), {*outer});
+    return success();
+  });
 }
 
 DiagnosedSilenceableFailure
 MultLoopsOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
-  GET_LOOP(loop, getTarget(), "a seq loop");
-  Operation *proc = loop->getParentOfType<ProcOp>();
-  Refusal refusal;
-  FailureOr<ForOp> merged = multLoops(rewriter, loop, getName(), refusal);
-  if (failed(merged))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*merged});
-  return verifyRewritten(*this, proc);
+  EXOGPU_GET_SINGLE(ForOp, loop, getTarget(), "a seq loop");
+  return runLoopRewrite(*this, results, getResult(), loop,
+                        [&](Refusal &refusal) {
+                          return multLoops(rewriter, loop, getName(), refusal);
+                        });
 }
