@@ -162,6 +162,16 @@ SmallVector<std::pair<StringRef, Value>, 1> InsertionPlace::extraNames() const {
   return names;
 }
 
+/// Checks that `access` names a barrier.
+static LogicalResult checkBarrier(const ParsedAccess &access, Operation *at,
+                                  Refusal &refusal) {
+  if (isa<BarrierType>(access.buffer.getType()))
+    return success();
+  refusal.at(at->getLoc()) << "'" << getBufferName(access.buffer)
+                           << "' is a data buffer, not a barrier";
+  return failure();
+}
+
 /// Moves the rewriter's insertion point to `place`; fails for Start/End of
 /// a statement without a body.
 static LogicalResult setInsertionPoint(RewriterBase &rewriter,
@@ -237,6 +247,9 @@ mlir::exogpu::insertArrive(RewriterBase &rewriter, const InsertionPlace &place,
                            ArrayRef<ParsedAccess> barriers,
                            const ParsedCondition *guard, Refusal &refusal) {
   MLIRContext *ctx = place.anchor->getContext();
+  for (const ParsedAccess &access : barriers)
+    if (failed(checkBarrier(access, place.anchor, refusal)))
+      return failure();
   SmallVector<Value> values, operands;
   SmallVector<int32_t> kinds, counts;
   SmallVector<AffineExpr> exprs;
@@ -267,6 +280,8 @@ mlir::exogpu::insertAwait(RewriterBase &rewriter, const InsertionPlace &place,
                           int64_t count, const ParsedCondition *guard,
                           Refusal &refusal) {
   MLIRContext *ctx = place.anchor->getContext();
+  if (failed(checkBarrier(barrier, place.anchor, refusal)))
+    return failure();
   return insertStatement<AwaitOp>(
       rewriter, place, guard, "insert_await", refusal, [&](Location loc) {
         return AwaitOp::create(
@@ -302,12 +317,8 @@ LogicalResult mlir::exogpu::setTrailingBarrier(RewriterBase &rewriter,
                                                Refusal &refusal) {
   if (failed(checkInProc(call, refusal)))
     return failure();
-  if (barrier && !isa<BarrierType>(barrier->buffer.getType())) {
-    refusal.at(call.getLoc())
-        << "set_trailing_barrier needs a barrier, '"
-        << getBufferName(barrier->buffer) << "' is a data buffer";
+  if (barrier && failed(checkBarrier(*barrier, call, refusal)))
     return failure();
-  }
   // The call with its data accesses, and the new trailing access.
   FailureOr<SmallVector<AccessView>> views = splitAccesses(
       call, call.getCoordKinds(), call.getCoordCounts(), call.getCoords());

@@ -296,7 +296,7 @@ module attributes {transform.with_named_sequence} {
         %s = exogpu.alloc f32[4] @CudaSmemLinear
         %z = exogpu.alloc barrier[1] @CudaMbarrier
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          // expected-error @below {{set_trailing_barrier needs a barrier, 's' is a data buffer}}
+          // expected-error @below {{'s' is a data buffer, not a barrier}}
           exogpu.call @tma(%s, %x) >> %z[0] : f32[4] @CudaSmemLinear, f32[4] @CudaGmemLinear, barrier[1] @CudaMbarrier
         }
       }
@@ -335,6 +335,28 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %c = transform.exogpu.match kind "call" in %root : (!transform.any_op) -> !transform.any_op
     transform.exogpu.set_trailing_barrier %c : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// insert_arrive needs barriers.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @arrive_data(%N: size, %x: f32[%N, 32] @CudaGmemLinear) {
+    exogpu.device_function(blockDim = 32) {
+      exogpu.for %i in cuda_tasks(0, %N) {
+        %s = exogpu.alloc f32[4] @CudaSmemLinear
+        // expected-error @below {{'s' is a data buffer, not a barrier}}
+        exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+          exogpu.assign %x[%i, %t] = 1.0 : f32[?, 32] @CudaGmemLinear
+        }
+      }
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    %a = transform.exogpu.insert_arrive %t at "after" "cuda_in_order" count 1 to ["s[0]"] : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

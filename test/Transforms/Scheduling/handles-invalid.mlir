@@ -204,3 +204,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// An empty handle: divide_loop without a cut tail returns no tail loop.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @empty_handle(%x: f32[8] @DRAM) {
+    exogpu.for %i in seq(0, 8) {
+      exogpu.assign %x[%i] = 1.0 : f32[8] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match kind "for" in %root : (!transform.any_op) -> !transform.any_op
+    %o, %i, %tail = transform.exogpu.divide_loop %l by 2 into "o", "i" tail "perfect" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // expected-error @below {{expected one payload (a seq loop), got 0}}
+    // expected-note @below {{the handle is empty: its statement was erased by an earlier rewrite, or never matched}}
+    %s = transform.exogpu.unroll_loop %tail : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -98,7 +98,7 @@ struct StagedWindow {
 
 /// Stages the window `window` of a buffer into a new buffer `name` in
 /// `memory` around `block`: copies the window in before the block (unless
-/// the block only writes it, or its first statement overwrites all of it),
+/// its first statement overwrites all of it),
 /// redirects the block's accesses, and copies it back after (if the block
 /// writes it). With `accum`, the block must only reduce into the window: the
 /// staging buffer starts at zero and is added back. Legal when the window

@@ -270,9 +270,9 @@ def StageMemOp : ExoGPU_EditOp<"stage_mem"> {
     Copies the window (`A[i * 16:i * 16 + 16, 0:K]`, names visible at the
     block) into a new buffer `name` in `memory` before the block, redirects
     the block's accesses to it, and copies it back after. The load is left
-    out when the block does not read the window or its first statement is a
-    loop nest that overwrites all of it; the store when the block does not
-    write it. With `accum` the block must only reduce into the window: the
+    out when the block's first statement is a loop nest that overwrites all
+    of the window (otherwise the store would write back elements the block
+    did not write); the store when the block does not write it. With `accum` the block must only reduce into the window: the
     new buffer starts at zero and is added back. Legal when the window lies
     within the buffer and contains every access of the block (bounds
     checks under the preconditions and enclosing bounds).
