@@ -2,8 +2,10 @@
 # README command 1: installs dependencies, builds everything and runs the main
 # demo: the GEMV kernel of examples/gemv.mlir is parsed, verified and printed;
 # the Hopper GEMM of examples/sm90a_gemm.mlir passes the collective analysis,
-# the distributed memory deduction and the synchronization check, and the
-# same kernel without its wgmma.fence is rejected with the hazard it has.
+# the distributed memory deduction and the synchronization check, the same
+# kernel without its wgmma.fence is rejected with the hazard it has, the
+# checked kernel is translated to CUDA C++ and compiled with nvcc for sm_90a,
+# and its sequential meaning equals a naive triple loop (exogpu-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -23,3 +25,26 @@ if echo "$gemm" | grep -v 'exogpu.fence(wgmma_fence_1, wgmma_fence_2)' |
   echo "error: the check accepted a kernel without its wgmma.fence" >&2
   exit 1
 fi
+echo "== Hopper GEMM translated to CUDA (build/demo/gemm_sm90a.cu, .h)"
+translate="$build/bin/exogpu-translate"
+mkdir -p "$build/demo"
+"$translate" --to-cuda --stdlib=stdlib/sm90a.mlir examples/sm90a_gemm.mlir \
+  -o "$build/demo/gemm_sm90a.cu"
+"$translate" --to-cuda-header --stdlib=stdlib/sm90a.mlir \
+  examples/sm90a_gemm.mlir -o "$build/demo/gemm_sm90a.h"
+grep -n "cudaError_t gemm_sm90a" "$build/demo/gemm_sm90a.h"
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$nvcc" ]; then
+  echo "== nvcc -gencode arch=compute_90a,code=sm_90a (ptxas: registers, spills)"
+  "$nvcc" -std=c++17 -O3 -Iruntime/include \
+    -gencode arch=compute_90a,code=sm_90a -Xptxas -v \
+    -c "$build/demo/gemm_sm90a.cu" -o "$build/demo/gemm_sm90a.o" 2>&1 |
+    grep -E "registers|spill"
+  echo "compiled: $build/demo/gemm_sm90a.o"
+else
+  echo "nvcc not found: skipped compiling $build/demo/gemm_sm90a.cu"
+fi
+echo "== the Hopper GEMM's sequential meaning equals a naive triple loop at M=N=K=1024 (exogpu-run)"
+cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir examples/reference/gemm.mlir |
+  "$build/bin/exogpu-run" --proc=gemm_sm90a --compare=gemm_abt_ref \
+    --sizes=M=1024,N=1024,K=1024 --time

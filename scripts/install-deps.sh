@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what ExoGPU needs from Debian: MLIR/LLVM 22, lit/FileCheck, Ninja.
-# The CUDA toolkit (nvcc) is used when present and is not installed here.
+# The CUDA toolkit (nvcc) is used when present and is not installed here;
+# cuobjdump comes from PyPI when the toolkit lacks it.
 set -euo pipefail
 packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build
           cmake g++ python3)
@@ -13,4 +14,12 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
+fi
+# cuobjdump (SASS inspection in the tests) is not in the Debian packages of
+# the CUDA toolkit here; PyPI has it.
+if ! command -v cuobjdump >/dev/null &&
+    ! python3 -c "import nvidia.cu13" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check \
+    nvidia-cuda-cuobjdump==13.2.51 nvidia-cuda-nvdisasm==13.2.51 ||
+    echo "warning: cuobjdump unavailable; SASS checks will be skipped" >&2
 fi

@@ -2,10 +2,14 @@
 //
 // Conventions as in sm80.mlir. A tensor-map parameter `{p.map}` is the
 // __grid_constant__ CUtensorMap and `{p.c0}`, `{p.c1}` are the window's
-// origin coordinates (innermost first in PTX); `{bar}` is the shared-memory
-// address of the mbarrier the call arrives at (`>> bar`). `{d.regs}` lists
-// the registers of a wgmma accumulator shard as "+f" asm operands.
-// Prepend this file to a kernel that calls these instructions.
+// origin coordinates (outermost first; PTX lists them innermost first);
+// `{bar}` is the mbarrier the call completes on (`>> bar`). `{d.regs}` lists
+// the registers of a wgmma accumulator shard as "+f" asm operands and
+// `{d.list}` is their PTX vector. Shared-memory tiles of TMA and wgmma are
+// 128-byte swizzled (Sm90_SmemSwizzled(128)): rows of 128 bytes (32 f32 or
+// 64 bf16 / f16), so a box's inner extent is 128 bytes. docs/stdlib.md
+// lists every entry. Prepend this file to a kernel that calls these
+// instructions.
 
 // TMA: one thread copies a 128 x 32 f32 box from global memory (through a
 // 128-byte-swizzled tensor map) to shared memory; the copy completes on an
@@ -51,11 +55,199 @@ exogpu.instr @Sm90_tma_load_256x32_f32(
   }
 }
 
+// TMA of a 128 x 64 bf16 box (128-byte rows): the A tile (128 rows) or B
+// tile (up to 256 rows) of a K = 64 stage of a 16-bit GEMM.
+exogpu.instr @Sm90_tma_load_128x64_bf16(
+    %dst: bf16[128, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]},
+    %src: window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaMbarrier,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\22 :: \22r\22(exo::smem_address({dst})), \22l\22(&{src.map}), \22r\22({src.c1}), \22r\22({src.c0}), \22r\22(exo::smem_address({bar})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : bf16[128, 64] @Sm90_SmemSwizzled(128), window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64)
+    }
+  }
+}
+
+// TMA of a 256 x 64 bf16 box.
+exogpu.instr @Sm90_tma_load_256x64_bf16(
+    %dst: bf16[256, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]},
+    %src: window bf16[256, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 64) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaMbarrier,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\22 :: \22r\22(exo::smem_address({dst})), \22l\22(&{src.map}), \22r\22({src.c1}), \22r\22({src.c0}), \22r\22(exo::smem_address({bar})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 256) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : bf16[256, 64] @Sm90_SmemSwizzled(128), window bf16[256, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 64)
+    }
+  }
+}
+
+// TMA of a 128 x 64 f16 box.
+exogpu.instr @Sm90_tma_load_128x64_f16(
+    %dst: f16[128, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]},
+    %src: window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaMbarrier,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\22 :: \22r\22(exo::smem_address({dst})), \22l\22(&{src.map}), \22r\22({src.c1}), \22r\22({src.c0}), \22r\22(exo::smem_address({bar})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : f16[128, 64] @Sm90_SmemSwizzled(128), window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64)
+    }
+  }
+}
+
+// TMA of a 256 x 64 f16 box.
+exogpu.instr @Sm90_tma_load_256x64_f16(
+    %dst: f16[256, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]},
+    %src: window f16[256, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 64) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaMbarrier,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\22 :: \22r\22(exo::smem_address({dst})), \22l\22(&{src.map}), \22r\22({src.c1}), \22r\22({src.c0}), \22r\22(exo::smem_address({bar})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 256) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : f16[256, 64] @Sm90_SmemSwizzled(128), window f16[256, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 64)
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// TMA stores and reductions: shared::cta -> global through a tensor map,
+// bulk_group completion. One thread issues; the copy reads shared memory and
+// writes global memory asynchronously (tma_to_gmem_async_qual), so the
+// shared tile must be written before through the async proxy fence
+// (Fence(cuda_in_order, cuda_async_proxy): fence.proxy.async) and is free
+// again, and the global writes visible, after the issuing thread's
+// Arrive(tma_to_gmem_async, 1) >> cg (cp.async.bulk.commit_group) and
+// Await(cg, ..., N) (cp.async.bulk.wait_group N).
+//===----------------------------------------------------------------------===//
+
+// TMA store of a 128 x 32 f32 box (cp.async.bulk.tensor).
+exogpu.instr @Sm90_tma_store_128x32_f32(
+    %dst: window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
+    %src: f32[128, 32] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 32) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), f32[128, 32] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// TMA store of a 128 x 64 bf16 box.
+exogpu.instr @Sm90_tma_store_128x64_bf16(
+    %dst: window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
+    %src: bf16[128, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64), bf16[128, 64] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// TMA store of a 128 x 64 f16 box.
+exogpu.instr @Sm90_tma_store_128x64_f16(
+    %dst: window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
+    %src: f16[128, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.assign %dst[%i, %j] = %src[%i, %j] : window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64), f16[128, 64] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// TMA reduce-add of a 128 x 32 f32 box into global memory
+// (cp.reduce.async.bulk.tensor .add: an atomic add per element).
+exogpu.instr @Sm90_tma_reduce_add_128x32_f32(
+    %dst: window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
+    %src: f32[128, 32] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 32) {
+      exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), f32[128, 32] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// TMA reduce-add of a 128 x 64 bf16 box.
+exogpu.instr @Sm90_tma_reduce_add_128x64_bf16(
+    %dst: window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
+    %src: bf16[128, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64), bf16[128, 64] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// TMA reduce-add of a 128 x 64 f16 box.
+exogpu.instr @Sm90_tma_reduce_add_128x64_f16(
+    %dst: window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
+    %src: f16[128, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 128) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64), f16[128, 64] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma (PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"),
+// one warpgroup: D (64 x N, f32) += A (64 x K) * B^T (B: N x K), N in {64,
+// 128, 256}, K = 8 (tf32) or 16 (bf16, f16). A and B are K-major in
+// 128-byte-swizzled shared memory: a window of K columns of a tile with
+// 128-byte rows, described by exo::wgmma_desc_sw128 (start address, stride
+// byte offset 1024 between 8-row atoms, 128-byte swizzle). The warpgroup
+// orders its register accesses before a wgmma with Fence(wgmma_fence_1,
+// wgmma_fence_2) (wgmma.fence) and waits for it through a commit group:
+// Arrive(wgmma_async, 1) >> cg (wgmma.commit_group), Await(cg, ..., N)
+// (wgmma.wait_group N).
+//
+// The accumulator Sm90_RmemMatrixD(64, N) holds N / 2 f32 per thread
+// (PTX ISA "Register Fragments and Shared Memory Matrix Layouts", wgmma D
+// fragment): with warp w = (thread % 128) / 32, g = lane / 4, t = lane % 4,
+// d_i is at row 16 w + g + 8 ((i / 2) % 2), column 8 (i / 4) + 2 t + i % 2.
+//===----------------------------------------------------------------------===//
+
+// Zero a 64 x 64 wgmma accumulator (one warpgroup, in order). The empty asm
+// with the registers as operands keeps the zeros ahead of the next
+// wgmma.fence: without it the compiler may sink them past the fence, between
+// wgmmas, and ptxas then serializes the wgmmas (warning C7519).
+exogpu.instr @Sm90_zero_d_m64n64_f32(
+    %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "for (int r = 0; r < 32; ++r) {d}[r] = 0.f; asm volatile(\22\22 : {d.regs});" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %d[%m, %n] = 0.0 : f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+    }
+  }
+}
+
+// Zero a 64 x 128 wgmma accumulator (one warpgroup, in order).
+exogpu.instr @Sm90_zero_d_m64n128_f32(
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "for (int r = 0; r < 64; ++r) {d}[r] = 0.f; asm volatile(\22\22 : {d.regs});" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 128) {
+      exogpu.assign %d[%m, %n] = 0.0 : f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+    }
+  }
+}
+
 // Zero a 64 x 256 wgmma accumulator (one warpgroup, in order).
 exogpu.instr @Sm90_zero_d_m64n256_f32(
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "for (int r = 0; r < 128; ++r) {d}[r] = 0.f;" {
+    cuda = "for (int r = 0; r < 128; ++r) {d}[r] = 0.f; asm volatile(\22\22 : {d.regs});" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.assign %d[%m, %n] = 0.0 : f32[64, 256] @Sm90_RmemMatrixD(64, 256)
@@ -63,20 +255,51 @@ exogpu.instr @Sm90_zero_d_m64n256_f32(
   }
 }
 
-// D += A * B^T with wgmma.mma_async m64n256k8 tf32, A and B in 128-byte
-// swizzled shared memory: asynchronous; the warpgroup waits through a
-// wgmma commit group (Arrive(wgmma_async) >> cg; Await(cg, ...)). The
+// D += A * B^T with wgmma.mma_async m64n64k8 tf32: asynchronous. The
 // accumulator is not out of order: wgmma.mma_async instructions of a
 // warpgroup access their accumulator registers in issue order (PTX ISA,
 // "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so consecutive
 // wgmmas into one D need no wait; in-order code still does (its timeline is
-// wgmma_async_rmem_d_qual, not cuda_in_order_rmem_qual).
+// wgmma_async_rmem_d_qual, not cuda_in_order_rmem_qual). A and B are read
+// out of order through the async proxy (wgmma_async_smem_qual).
+exogpu.instr @Sm90_mma_async_tf32_m64n64k8(
+    %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: f32[64, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: f32[64, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {d.list}, %32, %33, 1, 1, 1; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 64) {
+      exogpu.for %k in seq(0, 8) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 8] @Sm90_SmemSwizzled(128), f32[64, 8] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n128k8 tf32.
+exogpu.instr @Sm90_mma_async_tf32_m64n128k8(
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: f32[64, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: f32[128, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {d.list}, %64, %65, 1, 1, 1; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 128) {
+      exogpu.for %k in seq(0, 8) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 8] @Sm90_SmemSwizzled(128), f32[128, 8] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n256k8 tf32.
 exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
     %a: f32[64, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
     %b: f32[256, 8] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {d.list}, %128, %129, 1, 1, 1; }\22 : {d.regs} : \22l\22(exo_wgmma_desc_sw128({a})), \22l\22(exo_wgmma_desc_sw128({b})));" {
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {d.list}, %128, %129, 1, 1, 1; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.for %k in seq(0, 8) {
@@ -86,8 +309,133 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
   }
 }
 
-// Store a 64 x 256 wgmma accumulator to row-major global memory; `ldd` is
-// the destination row stride in elements.
+// D += A * B^T with wgmma.mma_async m64n64k16 bf16.
+exogpu.instr @Sm90_mma_async_bf16_m64n64k16(
+    %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: bf16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: bf16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {d.list}, %32, %33, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 64) {
+      exogpu.for %k in seq(0, 16) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), bf16[64, 16] @Sm90_SmemSwizzled(128), bf16[64, 16] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n128k16 bf16.
+exogpu.instr @Sm90_mma_async_bf16_m64n128k16(
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: bf16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: bf16[128, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {d.list}, %64, %65, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 128) {
+      exogpu.for %k in seq(0, 16) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), bf16[64, 16] @Sm90_SmemSwizzled(128), bf16[128, 16] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n256k16 bf16.
+exogpu.instr @Sm90_mma_async_bf16_m64n256k16(
+    %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: bf16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: bf16[256, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {d.list}, %128, %129, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 256) {
+      exogpu.for %k in seq(0, 16) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), bf16[64, 16] @Sm90_SmemSwizzled(128), bf16[256, 16] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n64k16 f16.
+exogpu.instr @Sm90_mma_async_f16_m64n64k16(
+    %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {d.list}, %32, %33, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 64) {
+      exogpu.for %k in seq(0, 16) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f16[64, 16] @Sm90_SmemSwizzled(128), f16[64, 16] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n128k16 f16.
+exogpu.instr @Sm90_mma_async_f16_m64n128k16(
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: f16[128, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d.list}, %64, %65, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 128) {
+      exogpu.for %k in seq(0, 16) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f16[64, 16] @Sm90_SmemSwizzled(128), f16[128, 16] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// D += A * B^T with wgmma.mma_async m64n256k16 f16.
+exogpu.instr @Sm90_mma_async_f16_m64n256k16(
+    %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual]},
+    %a: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]},
+    %b: f16[256, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {d.list}, %128, %129, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 256) {
+      exogpu.for %k in seq(0, 16) {
+        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f16[64, 16] @Sm90_SmemSwizzled(128), f16[256, 16] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
+}
+
+// Store a 64 x 64 wgmma accumulator to row-major global memory; `ldd` is
+// the destination row stride in elements. Thread t of the warpgroup writes
+// d_i (r = i) at the row and column of the fragment layout above.
+exogpu.instr @Sm90_store_d_m64n64_f32(
+    %ldd: size,
+    %dst: f32[64, 64] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %dst[%m, %n] = %d[%m, %n] : f32[64, 64] @CudaGmemLinear, f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+    }
+  }
+}
+
+// Store a 64 x 128 wgmma accumulator to row-major global memory.
+exogpu.instr @Sm90_store_d_m64n128_f32(
+    %ldd: size,
+    %dst: f32[64, 128] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 128) {
+      exogpu.assign %dst[%m, %n] = %d[%m, %n] : f32[64, 128] @CudaGmemLinear, f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+    }
+  }
+}
+
+// Store a 64 x 256 wgmma accumulator to row-major global memory.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
     %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},

@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -25,10 +26,32 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.exogpu_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["exogpu-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["exogpu-opt", "exogpu-run", "exogpu-translate"],
+                                   tool_dirs)
 
-# nvcc compiles what exogpu-translate emits; a GPU runs it.
-if shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"):
+# nvcc compiles what exogpu-translate emits (ptxas checks the inline PTX); a
+# GPU runs it. %nvcc compiles with the runtime header on the include path.
+nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+if os.path.exists(nvcc):
     config.available_features.add("nvcc")
+    runtime = os.path.join(config.exogpu_src_root, "runtime", "include")
+    config.substitutions.append(
+        ("%nvcc", nvcc + " -std=c++17 -I" + runtime))
+    config.substitutions.append(("%sm90a", "-gencode arch=compute_90a,code=sm_90a"))
+# cuobjdump shows the SASS (from the CUDA toolkit, or PyPI's
+# nvidia-cuda-cuobjdump, which scripts/install-deps.sh installs).
+cuobjdump = shutil.which("cuobjdump")
+python = shutil.which("python3")
+if not cuobjdump and python:
+    found = subprocess.run(
+        [python, "-c", "import nvidia.cu13; print(list(nvidia.cu13.__path__)[0])"],
+        capture_output=True, text=True)
+    candidate = os.path.join(found.stdout.strip(), "bin", "cuobjdump")
+    if found.returncode == 0 and os.path.exists(candidate):
+        cuobjdump = candidate
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
+    llvm_config.with_environment("PATH", os.path.dirname(cuobjdump), append_path=True)
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:
     config.available_features.add("cuda-gpu")

@@ -37,6 +37,35 @@ const CollTiling *CollectiveAnalysis::addTiling(CollTiling tiling) {
   return tilings.back().get();
 }
 
+const CollTiling *CollectiveAnalysis::addDerived(Operation *scope,
+                                                 DerivedTiling derived) {
+  // derive_omega appends its operator last to one dimension.
+  if (derived.op) {
+    ArrayRef<CollDim> dims = derived.tiling.getDims();
+    for (unsigned m = 0; m < dims.size(); ++m) {
+      if (dims[m].ops.empty())
+        continue;
+      const CollDimOp &last = dims[m].ops.back();
+      if (last.iter == derived.op->iter &&
+          last.isTiling == derived.op->isTiling &&
+          last.linearOffset == derived.op->linearOffset &&
+          last.linearBox == derived.op->linearBox) {
+        scopeOperators[scope] = {m, unsigned(dims[m].ops.size() - 1)};
+        break;
+      }
+    }
+  }
+  return addTiling(std::move(derived.tiling));
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+CollectiveAnalysis::getScopeOperator(Operation *scope) const {
+  auto it = scopeOperators.find(scope);
+  if (it == scopeOperators.end())
+    return std::nullopt;
+  return it->second;
+}
+
 void CollectiveAnalysis::error(Operation *op, std::string message) {
   diagnostics.push_back({op->getLoc(), std::move(message), {}});
 }
@@ -220,7 +249,7 @@ const CollTiling *CollectiveAnalysis::deriveLoop(Operation *op,
   FailureOr<DerivedTiling> derived = deriveTiling(
       tiling, *type, {loop.getIterator(), true, 0, hi.getValue()}, deriveError);
   if (succeeded(derived))
-    return addTiling(std::move(derived->tiling));
+    return addDerived(op, std::move(*derived));
   // The guide's example: cuda_threads(0, 10, unit = 4 * cuda_thread) in a
   // warp asks for 10 x 4 = 40 > 32 threads. A unit too large for the scope
   // may also show up as a misalignment, so count threads too.
@@ -312,7 +341,7 @@ const CollTiling *CollectiveAnalysis::deriveWarps(Operation *op,
   FailureOr<DerivedTiling> derived =
       deriveTiling(tiling, *type, {Value(), false, lo, hi}, deriveError);
   if (succeeded(derived))
-    return addTiling(std::move(derived->tiling));
+    return addDerived(op, std::move(*derived));
   if (deriveError.kind == DeriveError::Kind::NotEnoughThreads)
     error(op, what + " selects warps [" + str(lo) + ", " + str(hi) +
                   "), outside the collective of its scope (" +

@@ -75,11 +75,19 @@ public:
                                  const DenseMap<Value, int64_t> &iteratorValues,
                                  std::string *reason = nullptr) const;
 
+  /// Where the operator that a cuda_threads loop or warps block appended to
+  /// the tiling of its body sits in that tiling: (dimension, position in the
+  /// dimension's operators). Nullopt for a trivial tiling (the unit is the
+  /// scope's whole collective) and for scopes without a tiling.
+  std::optional<std::pair<unsigned, unsigned>>
+  getScopeOperator(Operation *scope) const;
+
   /// The errors found.
   ArrayRef<AnalysisDiagnostic> getDiagnostics() const { return diagnostics; }
 
 private:
   const CollTiling *addTiling(CollTiling tiling);
+  const CollTiling *addDerived(Operation *scope, DerivedTiling derived);
   void visitDeviceFunction(Operation *deviceFunction);
   void visitBlock(Block &block, const CollTiling *tiling, CollParams params);
   void visitOp(Operation &op, const CollTiling *tiling, CollParams params);
@@ -93,6 +101,7 @@ private:
   std::vector<std::unique_ptr<CollTiling>> tilings;
   DenseMap<Block *, const CollTiling *> blockTilings;
   DenseMap<Operation *, CollParams> deviceParams;
+  DenseMap<Operation *, std::pair<unsigned, unsigned>> scopeOperators;
   SmallVector<AnalysisDiagnostic> diagnostics;
 };
 

@@ -31,42 +31,11 @@ LogicalResult ProcLowering::lowerCall(CallOp call) {
          << call.getCallee();
 }
 
-/// The parameter of an instruction body that `buffer` is, or a window of.
-static std::optional<unsigned> getRootParam(InstrOp instr, Value buffer) {
-  while (auto window = buffer.getDefiningOp<WindowOp>())
-    buffer = window.getSource();
-  auto arg = dyn_cast<BlockArgument>(buffer);
-  if (!arg || arg.getOwner() != &instr.getBody().front())
-    return std::nullopt;
-  return arg.getArgNumber();
-}
-
-AccessMode ProcLowering::getAccessMode(InstrOp instr, unsigned param) {
+ParamAccessMode ProcLowering::getAccessMode(InstrOp instr, unsigned param) {
   auto [it, inserted] = accessModes.try_emplace(instr);
-  SmallVector<AccessMode> &modes = it->second;
-  if (inserted) {
-    // Sec. 5.2.3: only read: read-only; only written: write-only; anything
-    // else (reduced, or read and written): read-write.
-    SmallVector<unsigned> uses(instr.getNumParams(), 0);
-    enum { Read = 1, Write = 2, Reduce = 4 };
-    instr.walk([&](Operation *op) {
-      if (auto read = dyn_cast<ReadOp>(op)) {
-        if (auto p = getRootParam(instr, read.getSource()))
-          uses[*p] |= Read;
-      } else if (auto assign = dyn_cast<AssignOp>(op)) {
-        if (auto p = getRootParam(instr, assign.getDest()))
-          uses[*p] |= Write;
-      } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-        if (auto p = getRootParam(instr, reduce.getDest()))
-          uses[*p] |= Reduce;
-      }
-    });
-    for (unsigned use : uses)
-      modes.push_back(use == Write  ? AccessMode::WriteOnly
-                      : use & ~Read ? AccessMode::ReadWrite
-                                    : AccessMode::ReadOnly);
-  }
-  return modes[param];
+  if (inserted)
+    it->second = getParamAccessModes(instr);
+  return it->second[param];
 }
 
 /// Fig. 20 T_init: the initial timeline, by default the in-order timeline of
@@ -133,9 +102,9 @@ LogicalResult ProcLowering::lowerInstrCall(CallOp call, InstrOp instr) {
     VisibilityLevel post = spec.getOutOfOrder()
                                ? VisibilityLevel::unordered
                                : VisibilityLevel::fully_ordered;
-    AccessMode mode = getAccessMode(instr, i);
+    ParamAccessMode mode = getAccessMode(instr, i);
     // Fig. 19, one case per access mode and atomicity.
-    if (!atomic && mode == AccessMode::ReadOnly) {
+    if (!atomic && mode == ParamAccessMode::ReadOnly) {
       if (failed(emitCheck(call, false, VisibilityLevel::fully_ordered,
                            convergent, *access, ext,
                            exoam::AccessPurpose::read)) ||
@@ -145,7 +114,7 @@ LogicalResult ProcLowering::lowerInstrCall(CallOp call, InstrOp instr) {
       continue;
     }
     VisibilityLevel pre = atomic ? VisibilityLevel::atomic_only
-                          : mode == AccessMode::WriteOnly
+                          : mode == ParamAccessMode::WriteOnly
                               ? VisibilityLevel::temporally_ordered
                               : VisibilityLevel::fully_ordered;
     if (failed(emitCheck(call, false, pre, convergent, *access, ext,

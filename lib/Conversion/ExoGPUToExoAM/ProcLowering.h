@@ -16,15 +16,13 @@
 #include "ControlMapping.h"
 #include "ExoGPU/Analysis/CollectiveAnalysis.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ParamAccess.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::exogpu::lowering {
 
 using exoam::VisibilityLevel;
-
-/// How an instruction's body uses a parameter (Sec. 5.2.3 access mode).
-enum class AccessMode { ReadOnly, WriteOnly, ReadWrite };
 
 /// One inlined proc body: what its control values and buffers are.
 struct Frame {
@@ -92,7 +90,7 @@ private:
   LogicalResult emitFence(Operation *stmt, bool transitive, exoam::QualMask pre,
                           exoam::QualMask full, exoam::QualMask temp);
   LogicalResult emitFreeChecks(Operation *stmt, const Access &whole);
-  AccessMode getAccessMode(InstrOp instr, unsigned param);
+  ParamAccessMode getAccessMode(InstrOp instr, unsigned param);
 
   const CollectiveAnalysis &analysis;
   OpBuilder &builder;
@@ -102,7 +100,7 @@ private:
   llvm::StringSet<> names;
   /// Procs being inlined, to reject recursion.
   SmallVector<Operation *> callStack;
-  DenseMap<Operation *, SmallVector<AccessMode>> accessModes;
+  DenseMap<Operation *, SmallVector<ParamAccessMode>> accessModes;
 };
 
 } // namespace mlir::exogpu::lowering

@@ -1674,3 +1674,105 @@ exogpu.proc @foreign_op() {
   builtin.module {
   }
 }
+
+// -----
+
+// CUDA templates (CudaTemplate.h): every placeholder names a parameter and a
+// field that parameter has.
+// An unclosed placeholder.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst' is not closed by}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst);" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// A placeholder with an empty field.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.' has an empty field}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// A placeholder naming no parameter.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{out}' names no parameter of the instruction}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({out});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// {bar} without a barrier mechanism.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{bar}' needs a barrier mechanism (`barrier = @...`)}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({bar});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// {bar} takes no field.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{bar.x}' takes no field}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, barrier = @CudaMbarrier, cuda = "x({bar.x});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// A control parameter has no fields.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{n.0}' names a control parameter, which has no fields}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({n.0});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// A tensor-map parameter has .map and .cN.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{map.c2}' must be `.map` or `.c0` .. `.c1` for a tensor-map parameter}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({map.c2});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// regs and list name registers.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.regs}' needs a register parameter}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.regs});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// An unknown field.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.first}' has an unknown field (expected an element number, `regs` or `list`)}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.first});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// An element past the parameter's.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.4}' is past the 4 element(s) of the parameter}}
+exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.4});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}

@@ -188,6 +188,16 @@ exogpu.instr @tma_load(%n: size, %dst: f32[16, 32] @CudaSmemLinear {out_of_order
 exogpu.instr @tma_store_row(%dst: f32[32] @CudaGmemLinear {out_of_order, init = tma_to_gmem_async_qual}, %src: f32[32] @CudaSmemLinear)
     target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup {
 }
+// An instruction body may write through a tensor-map parameter (a TMA store
+// or reduction's sequential meaning); other code may not.
+exogpu.instr @tma_reduce_box(%dst: window f32[16, 32] @CudaGmemLinear @Sm90_tensorMap(128, 16, 32) {out_of_order, init = tma_to_gmem_async_qual}, %src: f32[16, 32] @CudaSmemLinear)
+    target = cuda, unit = cuda_thread {
+  exogpu.for %i in seq(0, 16) {
+    exogpu.for %j in seq(0, 32) {
+      exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window f32[16, 32] @CudaGmemLinear @Sm90_tensorMap(128, 16, 32), f32[16, 32] @CudaSmemLinear
+    }
+  }
+}
 exogpu.instr @host_fill(%n: size, %dst: f32[%n] @DRAM)
     target = cpu, unit = standalone_thread {
 }
@@ -360,6 +370,8 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK-LABEL: exogpu.instr @tma_store_row(
 // CHECK-SAME: %dst: f32[32] @CudaGmemLinear {out_of_order, init = tma_to_gmem_async_qual}, %src: f32[32] @CudaSmemLinear)
 // CHECK: target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup {
+// CHECK-LABEL: exogpu.instr @tma_reduce_box(
+// CHECK: exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window f32[16, 32] @CudaGmemLinear @Sm90_tensorMap(128, 16, 32), f32[16, 32] @CudaSmemLinear
 // CHECK-LABEL: exogpu.instr @host_fill(
 // CHECK-SAME: %n: size, %dst: f32[%n] @DRAM)
 // CHECK: target = cpu, unit = standalone_thread {

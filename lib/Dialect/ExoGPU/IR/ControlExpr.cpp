@@ -139,7 +139,7 @@ ParseResult ControlExprParser::parseFactor(AffineExpr &expr) {
     expr = getAffineDimExpr(*pos, ctx);
     return success();
   }
-  int64_t value;
+  int64_t value = 0;
   SMLoc loc = parser.getCurrentLocation();
   OptionalParseResult hasInt = parser.parseOptionalInteger(value);
   if (!hasInt.has_value())
@@ -365,7 +365,10 @@ namespace {
 enum class Prec { Sum = 0, Term = 1, Factor = 2 };
 } // namespace
 
-static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
+/// Prints dimension `i` of an expression (an SSA name).
+using DimPrinter = function_ref<void(unsigned)>;
+
+static void printExpr(raw_ostream &os, AffineExpr expr, DimPrinter printDim,
                       Prec context);
 
 /// If `expr` is `x * c` with a negative constant `c`, or a negative constant,
@@ -384,73 +387,96 @@ static AffineExpr getNegatedIfNegative(AffineExpr expr) {
   return c.getValue() == -1 ? mul.getLHS() : mul.getLHS() * -c.getValue();
 }
 
-static void printExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands,
+static void printExpr(raw_ostream &os, AffineExpr expr, DimPrinter printDim,
                       Prec context) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    p << c.getValue();
+    os << c.getValue();
     return;
   }
   if (auto d = dyn_cast<AffineDimExpr>(expr)) {
-    if (d.getPosition() < operands.size())
-      p.printOperand(operands[d.getPosition()]);
-    else
-      p << "<<invalid d" << d.getPosition() << ">>";
+    printDim(d.getPosition());
     return;
   }
   auto bin = cast<AffineBinaryOpExpr>(expr);
   Prec own = expr.getKind() == AffineExprKind::Add ? Prec::Sum : Prec::Term;
   bool parens = static_cast<int>(own) < static_cast<int>(context);
   if (parens)
-    p << '(';
+    os << '(';
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    printExpr(p, bin.getLHS(), operands, Prec::Sum);
+    printExpr(os, bin.getLHS(), printDim, Prec::Sum);
     if (AffineExpr negated = getNegatedIfNegative(bin.getRHS())) {
-      p << " - ";
-      printExpr(p, negated, operands, Prec::Term);
+      os << " - ";
+      printExpr(os, negated, printDim, Prec::Term);
     } else {
-      p << " + ";
-      printExpr(p, bin.getRHS(), operands, Prec::Term);
+      os << " + ";
+      printExpr(os, bin.getRHS(), printDim, Prec::Term);
     }
     break;
   case AffineExprKind::Mul:
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
         c && c.getValue() == -1) {
-      p << '-';
-      printExpr(p, bin.getLHS(), operands, Prec::Factor);
+      os << '-';
+      printExpr(os, bin.getLHS(), printDim, Prec::Factor);
       break;
     }
-    printExpr(p, bin.getLHS(), operands, Prec::Term);
-    p << " * ";
-    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    printExpr(os, bin.getLHS(), printDim, Prec::Term);
+    os << " * ";
+    printExpr(os, bin.getRHS(), printDim, Prec::Factor);
     break;
   case AffineExprKind::FloorDiv:
-    printExpr(p, bin.getLHS(), operands, Prec::Term);
-    p << " / ";
-    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    printExpr(os, bin.getLHS(), printDim, Prec::Term);
+    os << " / ";
+    printExpr(os, bin.getRHS(), printDim, Prec::Factor);
     break;
   case AffineExprKind::Mod:
-    printExpr(p, bin.getLHS(), operands, Prec::Term);
-    p << " mod ";
-    printExpr(p, bin.getRHS(), operands, Prec::Factor);
+    printExpr(os, bin.getLHS(), printDim, Prec::Term);
+    os << " mod ";
+    printExpr(os, bin.getRHS(), printDim, Prec::Factor);
     break;
   default:
     // Not producible by the parser and rejected by verifyControlMap.
-    p << "<<ceildiv>>";
+    os << "<<ceildiv>>";
     break;
   }
   if (parens)
-    p << ')';
+    os << ')';
+}
+
+/// Prints dimension `i` as operand `i`, or a marker past the operands.
+static void printOperandDim(OpAsmPrinter &printer, ValueRange operands,
+                            unsigned i) {
+  if (i < operands.size())
+    printer.printOperand(operands[i]);
+  else
+    printer << "<<invalid d" << i << ">>";
+}
+
+/// Prints dimension `i` as `%names[i]`.
+static void printNamedDim(raw_ostream &os, ArrayRef<StringRef> names,
+                          unsigned i) {
+  if (i < names.size())
+    os << '%' << names[i];
+  else
+    os << "<<invalid d" << i << ">>";
 }
 
 void mlir::exogpu::printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
                                     ValueRange operands) {
-  printExpr(printer, expr, operands, Prec::Sum);
+  printExpr(
+      printer.getStream(), expr,
+      [&](unsigned i) { printOperandDim(printer, operands, i); }, Prec::Sum);
 }
 
-void mlir::exogpu::printCondition(OpAsmPrinter &printer,
-                                  ConditionAttr condition,
-                                  ValueRange operands) {
+void mlir::exogpu::printControlExpr(raw_ostream &os, AffineExpr expr,
+                                    ArrayRef<StringRef> names) {
+  printExpr(
+      os, expr, [&](unsigned i) { printNamedDim(os, names, i); }, Prec::Sum);
+}
+
+/// Prints a condition in DNF, naming its dimensions with `printDim`.
+static void printConditionWith(raw_ostream &printer, ConditionAttr condition,
+                               DimPrinter printDim) {
   AffineMap map = condition.getMap();
   unsigned next = 0;
   bool first = true;
@@ -472,18 +498,32 @@ void mlir::exogpu::printCondition(OpAsmPrinter &printer,
       printer << "false";
       break;
     case ConditionAtomKind::Bool:
-      printControlExpr(printer, map.getResult(next++), operands);
+      printExpr(printer, map.getResult(next++), printDim, Prec::Sum);
       break;
     default: {
-      printControlExpr(printer, map.getResult(next++), operands);
+      printExpr(printer, map.getResult(next++), printDim, Prec::Sum);
       static const char *const symbols[] = {" == ", " < ", " <= ", " > ",
                                             " >= "};
       printer << symbols[raw];
-      printControlExpr(printer, map.getResult(next++), operands);
+      printExpr(printer, map.getResult(next++), printDim, Prec::Sum);
       break;
     }
     }
   }
+}
+
+void mlir::exogpu::printCondition(OpAsmPrinter &printer,
+                                  ConditionAttr condition,
+                                  ValueRange operands) {
+  printConditionWith(printer.getStream(), condition, [&](unsigned i) {
+    printOperandDim(printer, operands, i);
+  });
+}
+
+void mlir::exogpu::printCondition(raw_ostream &os, ConditionAttr condition,
+                                  ArrayRef<StringRef> names) {
+  printConditionWith(os, condition,
+                     [&](unsigned i) { printNamedDim(os, names, i); });
 }
 
 void mlir::exogpu::printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,

@@ -102,6 +102,20 @@ bool MemoryAttr::isSyncExempt() const {
   return getKind() == MemoryKind::CudaGridConstant;
 }
 
+int64_t MemoryAttr::getMatrixThreads() const {
+  switch (getKind()) {
+  case MemoryKind::Sm80_RmemMatrixA:
+  case MemoryKind::Sm80_RmemMatrixB:
+  case MemoryKind::Sm80_RmemMatrixD:
+    return 32;
+  case MemoryKind::Sm90_RmemMatrixA:
+  case MemoryKind::Sm90_RmemMatrixD:
+    return 128;
+  default:
+    return 0;
+  }
+}
+
 bool MemoryAttr::isRmem() const {
   switch (getKind()) {
   case MemoryKind::CudaRmem:

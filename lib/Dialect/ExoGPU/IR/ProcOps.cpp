@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/CudaTemplate.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "StatementSyntax.h"
@@ -481,6 +482,9 @@ LogicalResult InstrOp::verify() {
   if (getTarget() == InstrTarget::cpu &&
       getUnit().getKind() != CollUnitKind::standalone_thread)
     return emitOpError("CPU instructions run as a standalone_thread");
+  std::string templateError;
+  if (failed(verifyCudaTemplate(*this, templateError)))
+    return emitOpError("CUDA template: ") << templateError;
   return success();
 }
 

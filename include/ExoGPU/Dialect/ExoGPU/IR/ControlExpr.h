@@ -106,6 +106,16 @@ void printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
 void printCondition(OpAsmPrinter &printer, ConditionAttr condition,
                     ValueRange operands);
 
+/// Prints `expr` in infix form to `os` (for messages outside the IR),
+/// naming dimension `i` `%names[i]`.
+void printControlExpr(raw_ostream &os, AffineExpr expr,
+                      ArrayRef<StringRef> names);
+
+/// Prints a condition as printCondition does, naming dimension `i`
+/// `%names[i]`.
+void printCondition(raw_ostream &os, ConditionAttr condition,
+                    ArrayRef<StringRef> names);
+
 /// Prints `[c, lo:hi, :]` for coordinates whose expressions are `exprs`.
 void printCoords(OpAsmPrinter &printer, ArrayRef<int32_t> kinds,
                  ArrayRef<AffineExpr> exprs, ValueRange operands);

@@ -37,6 +37,9 @@ def ExoGPU_AssignOp : ExoGPU_WriteOp<"assign"> {
     `x[c*] = e` (Fig. 2). Indices are point control expressions, one per
     dimension of `x`. Reads in `e` name buffers with point indices; the types
     of the named buffers follow the colon, in order of first appearance.
+    `x` is a special window (Fig. 14) only in an instruction body, where the
+    write is the sequential meaning of a TMA store (`stdlib/sm90a.mlir`);
+    the same holds for `exogpu.reduce`.
 
     ```mlir
     exogpu.assign %y[%task * 128 + %t] = %acc[] * 2.0

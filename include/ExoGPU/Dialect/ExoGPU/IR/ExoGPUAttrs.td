@@ -38,6 +38,10 @@ def ExoGPU_MemoryAttr : ExoGPU_Attr<"Memory", "mem"> {
     bool isSyncExempt() const;
     /// Whether the memory is per-thread or per-collective register memory.
     bool isRmem() const;
+    /// For the register-matrix memories (Sm80_RmemMatrix*, Sm90_RmemMatrix*):
+    /// the threads whose registers hold one tile (a warp or a warpgroup);
+    /// 0 for other memories.
+    int64_t getMatrixThreads() const;
     /// Whether the memory lives on the host (Exo's DRAM).
     bool isHost() const;
     /// Whether allocations of this memory are made from CPU code (global

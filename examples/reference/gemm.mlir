@@ -1,0 +1,34 @@
+// The naive twins of the GEMM kernels: triple loops summing over k in order
+// from 0 (docs/running.md).
+//  * @gemm_ab_ref: C = A * B (A: M x K, B: K x N), examples/sm80_gemm.mlir;
+//  * @gemm_abt_ref: C = A * B^T (A: M x K, B: N x K), examples/sm90a_gemm.mlir.
+// The kernels' tf32 instructions compute in f32 in their sequential bodies,
+// so their meaning sums the same products in the same order.
+
+exogpu.proc @gemm_ab_ref(%M: size, %N: size, %K: size,
+    %A: f32[%M, %K] @DRAM, %B: f32[%K, %N] @DRAM, %C: f32[%M, %N] @DRAM) {
+  exogpu.for %i in seq(0, %M) {
+    exogpu.for %j in seq(0, %N) {
+      %acc = exogpu.alloc f32 @DRAM
+      exogpu.assign %acc[] = 0.0 : f32 @DRAM
+      exogpu.for %k in seq(0, %K) {
+        exogpu.reduce %acc[] += %A[%i, %k] * %B[%k, %j] : f32 @DRAM, f32[?, ?] @DRAM, f32[?, ?] @DRAM
+      }
+      exogpu.assign %C[%i, %j] = %acc[] : f32[?, ?] @DRAM, f32 @DRAM
+    }
+  }
+}
+
+exogpu.proc @gemm_abt_ref(%M: size, %N: size, %K: size,
+    %A: f32[%M, %K] @DRAM, %B: f32[%N, %K] @DRAM, %C: f32[%M, %N] @DRAM) {
+  exogpu.for %i in seq(0, %M) {
+    exogpu.for %j in seq(0, %N) {
+      %acc = exogpu.alloc f32 @DRAM
+      exogpu.assign %acc[] = 0.0 : f32 @DRAM
+      exogpu.for %k in seq(0, %K) {
+        exogpu.reduce %acc[] += %A[%i, %k] * %B[%j, %k] : f32 @DRAM, f32[?, ?] @DRAM, f32[?, ?] @DRAM
+      }
+      exogpu.assign %C[%i, %j] = %acc[] : f32[?, ?] @DRAM, f32 @DRAM
+    }
+  }
+}

@@ -1,0 +1,254 @@
+//===- ControlLowering.cpp - control values and structure -----------------===//
+//
+// Part of ExoGPU. Control expressions (seeds/002 Fig. 1 CExpr, BExpr) become
+// affine.apply and arith.cmpi; the structured statements of Fig. 2 run
+// sequentially: every loop mode is an scf.for in order, a guard an scf.if,
+// and device_function and warps bodies are inlined in place (Sec. 2.3: the
+// parallel annotations do not change the meaning). Synchronization and
+// frees have no sequential meaning.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SequentialLowering.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+using namespace mlir::exogpu::sequential;
+
+//===----------------------------------------------------------------------===//
+// Control values
+//===----------------------------------------------------------------------===//
+
+Location SequentialLowering::getLoc(Operation *op) const {
+  if (frame && frame->callSite)
+    return CallSiteLoc::get(op->getLoc(), frame->callSite);
+  return op->getLoc();
+}
+
+FailureOr<Value> SequentialLowering::lookup(Operation *op, Value value) const {
+  if (Value lowered = frame->values.lookupOrNull(value))
+    return lowered;
+  return op->emitError("sequential lowering: operand has no lowered value "
+                       "(a barrier used as data?)");
+}
+
+FailureOr<SmallVector<Value>>
+SequentialLowering::lookupUsed(Operation *op, ValueRange values,
+                               ArrayRef<AffineExpr> exprs) const {
+  // Only the operands the expressions use need a value (the extents of a
+  // proc parameter are maps over every parameter, data ones included).
+  SmallVector<Value> lowered(values.size());
+  for (AffineExpr expr : exprs) {
+    WalkResult result = expr.walk([&](AffineExpr e) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || dim.getPosition() >= values.size() ||
+          lowered[dim.getPosition()])
+        return WalkResult::advance();
+      FailureOr<Value> value = lookup(op, values[dim.getPosition()]);
+      if (failed(value))
+        return WalkResult::interrupt();
+      lowered[dim.getPosition()] = *value;
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return lowered;
+}
+
+OpFoldResult SequentialLowering::applyCtrlExpr(Location loc, AffineExpr expr,
+                                               ArrayRef<Value> operands) {
+  // affine.apply over the operands the expression uses, in order.
+  MLIRContext *context = expr.getContext();
+  SmallVector<AffineExpr> replacements(operands.size(),
+                                       getAffineConstantExpr(0, context));
+  SmallVector<OpFoldResult> used;
+  for (auto [pos, operand] : llvm::enumerate(operands)) {
+    if (!operand)
+      continue;
+    replacements[pos] = getAffineDimExpr(used.size(), context);
+    used.push_back(operand);
+  }
+  return affine::makeComposedFoldedAffineApply(
+      builder, loc, expr.replaceDims(replacements), used);
+}
+
+Value SequentialLowering::applyCtrlValue(Location loc, AffineExpr expr,
+                                         ArrayRef<Value> operands) {
+  return getValueOrCreateConstantIndexOp(builder, loc,
+                                         applyCtrlExpr(loc, expr, operands));
+}
+
+FailureOr<OpFoldResult> SequentialLowering::lowerCtrlExpr(Operation *op,
+                                                          AffineExpr expr,
+                                                          ValueRange ctrl) {
+  FailureOr<SmallVector<Value>> operands = lookupUsed(op, ctrl, expr);
+  if (failed(operands))
+    return failure();
+  return applyCtrlExpr(getLoc(op), expr, *operands);
+}
+
+FailureOr<Value> SequentialLowering::lowerCtrlValue(Operation *op,
+                                                    AffineExpr expr,
+                                                    ValueRange ctrl) {
+  FailureOr<OpFoldResult> folded = lowerCtrlExpr(op, expr, ctrl);
+  if (failed(folded))
+    return failure();
+  return getValueOrCreateConstantIndexOp(builder, getLoc(op), *folded);
+}
+
+/// The predicate of a relation atom of a condition.
+static arith::CmpIPredicate getPredicate(ConditionAtomKind kind) {
+  switch (kind) {
+  case ConditionAtomKind::Lt:
+    return arith::CmpIPredicate::slt;
+  case ConditionAtomKind::Le:
+    return arith::CmpIPredicate::sle;
+  case ConditionAtomKind::Gt:
+    return arith::CmpIPredicate::sgt;
+  case ConditionAtomKind::Ge:
+    return arith::CmpIPredicate::sge;
+  default:
+    return arith::CmpIPredicate::eq;
+  }
+}
+
+Value SequentialLowering::buildCondition(Location loc, ConditionAttr condition,
+                                         ArrayRef<Value> operands) {
+  AffineMap map = condition.getMap();
+  unsigned next = 0;
+  // The disjunction of the conjunctions seen so far, and the current one.
+  Value result, clause;
+  auto constant = [&](bool value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, value, 1);
+  };
+  auto endClause = [&] {
+    Value conjunction = clause ? clause : constant(true);
+    result = result
+                 ? builder.createOrFold<arith::OrIOp>(loc, result, conjunction)
+                 : conjunction;
+    clause = {};
+  };
+  for (int64_t raw : condition.getAtoms()) {
+    auto kind = static_cast<ConditionAtomKind>(raw);
+    if (kind == ConditionAtomKind::Or) {
+      endClause();
+      continue;
+    }
+    Value atom;
+    if (kind == ConditionAtomKind::True || kind == ConditionAtomKind::False) {
+      atom = constant(kind == ConditionAtomKind::True);
+    } else if (kind == ConditionAtomKind::Bool) {
+      // ConditionAttr's verifier makes a boolean atom an operand.
+      atom = operands[cast<AffineDimExpr>(map.getResult(next++)).getPosition()];
+    } else {
+      Value lhs = applyCtrlValue(loc, map.getResult(next++), operands);
+      Value rhs = applyCtrlValue(loc, map.getResult(next++), operands);
+      atom = builder.createOrFold<arith::CmpIOp>(loc, getPredicate(kind), lhs,
+                                                 rhs);
+    }
+    clause =
+        clause ? builder.createOrFold<arith::AndIOp>(loc, clause, atom) : atom;
+  }
+  endClause();
+  return result;
+}
+
+FailureOr<Value> SequentialLowering::lowerCondition(Operation *op,
+                                                    ConditionAttr condition,
+                                                    ValueRange ctrl) {
+  FailureOr<SmallVector<Value>> operands =
+      lookupUsed(op, ctrl, condition.getMap().getResults());
+  if (failed(operands))
+    return failure();
+  return buildCondition(getLoc(op), condition, *operands);
+}
+
+void SequentialLowering::createAssert(Location loc, Value holds,
+                                      const Twine &what) {
+  // The location in the message, as upstream runtime verification writes
+  // it, lets a runner point at the failing statement.
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << what << "\nLocation: " << loc;
+  cf::AssertOp::create(builder, loc, holds, message);
+}
+
+//===----------------------------------------------------------------------===//
+// Structure (Fig. 2 sequencing, loops, guards, device functions, warps)
+//===----------------------------------------------------------------------===//
+
+LogicalResult SequentialLowering::lowerBlock(Block &block) {
+  SmallVector<Value> allocs;
+  SmallVector<Value> *outer = blockAllocs;
+  blockAllocs = &allocs;
+  LogicalResult result = success();
+  for (Operation &op : block)
+    if (failed(lowerOp(op))) {
+      result = failure();
+      break;
+    }
+  blockAllocs = outer;
+  // The compiler frees allocations at the end of their block (Sec. 3.4).
+  for (Value alloc : llvm::reverse(allocs))
+    memref::DeallocOp::create(builder, alloc.getLoc(), alloc);
+  return result;
+}
+
+LogicalResult SequentialLowering::lowerOp(Operation &op) {
+  return TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](ForOp loop) { return lowerFor(loop); })
+      .Case([&](IfOp guard) { return lowerIf(guard); })
+      .Case([&](DeviceFunctionOp deviceFunction) {
+        return lowerBlock(deviceFunction.getBody().front());
+      })
+      .Case([&](WarpsOp warps) { return lowerBlock(warps.getBody().front()); })
+      .Case([&](AssignOp assign) { return lowerWrite(assign); })
+      .Case([&](ReduceOp reduce) { return lowerWrite(reduce); })
+      .Case([&](AllocOp alloc) { return lowerAlloc(alloc); })
+      .Case([&](WindowOp window) { return lowerWindow(window); })
+      .Case([&](CallOp call) { return lowerCall(call); })
+      // No sequential meaning: synchronization, and frees (an allocation
+      // ends with its block).
+      .Case<FenceOp, ArriveOp, AwaitOp, FreeOp>(
+          [](Operation *) { return success(); })
+      .Default([&](Operation *other) {
+        return other->emitError("sequential lowering: no sequential meaning "
+                                "for this operation");
+      });
+}
+
+LogicalResult SequentialLowering::lowerFor(ForOp loop) {
+  Location loc = getLoc(loop);
+  FailureOr<Value> lower =
+      lowerCtrlValue(loop, loop.getLowerBoundExpr(), loop.getCtrl());
+  FailureOr<Value> upper =
+      lowerCtrlValue(loop, loop.getUpperBoundExpr(), loop.getCtrl());
+  if (failed(lower) || failed(upper))
+    return failure();
+  Value step = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto forOp = scf::ForOp::create(builder, loc, *lower, *upper, step);
+  frame->values.map(loop.getIterator(), forOp.getInductionVar());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(forOp.getBody()->getTerminator());
+  return lowerBlock(loop.getBody().front());
+}
+
+LogicalResult SequentialLowering::lowerIf(IfOp guard) {
+  FailureOr<Value> holds =
+      lowerCondition(guard, guard.getCondition(), guard.getCtrl());
+  if (failed(holds))
+    return failure();
+  auto ifOp = scf::IfOp::create(builder, getLoc(guard), *holds,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  return lowerBlock(guard.getBody().front());
+}

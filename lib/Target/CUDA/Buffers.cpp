@@ -1,0 +1,494 @@
+//===- Buffers.cpp - buffer storage, views and element access -------------===//
+//
+// Part of ExoGPU (internal to the CUDA translation). How each data memory of
+// seeds/002 Fig. 12 is held in the emitted C++ and how an element or a window
+// of it is named there. Distributed dimensions (Sec. 4.1, guide "Distributed
+// Memory" rule 4) are stripped from storage and indices: a thread sees only
+// its own shard.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoGPU/IR/ParamAccess.h"
+#include "Translation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+using namespace mlir::exogpu::cuda;
+
+InFlightDiagnostic mlir::exogpu::cuda::emitTranslationError(Location loc) {
+  return emitError(loc, "CUDA translation: ");
+}
+
+InFlightDiagnostic mlir::exogpu::cuda::emitInternalError(Location loc) {
+  return emitError(loc, "CUDA translation: internal error (an invariant the "
+                        "verifiers and analyses establish does not hold): ");
+}
+
+//===----------------------------------------------------------------------===//
+// RootBuffer and BufferView
+//===----------------------------------------------------------------------===//
+
+static std::optional<int64_t> getConstant(AffineExpr expr) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  return std::nullopt;
+}
+
+int64_t RootBuffer::getRegistersPerTile() const {
+  if (storage != StorageKind::RegisterMatrix || extents.size() < 2)
+    return 0;
+  int64_t rows = getConstant(extents[extents.size() - 2]).value_or(0);
+  int64_t cols = getConstant(extents.back()).value_or(0);
+  return matrixThreads ? rows * cols / matrixThreads : 0;
+}
+
+SmallVector<int64_t> RootBuffer::getShardShape() const {
+  SmallVector<int64_t> shape;
+  ArrayRef<AffineExpr> shard = ArrayRef(extents).drop_front(numDistributed);
+  if (storage == StorageKind::RegisterMatrix)
+    shard = shard.drop_back(2);
+  for (AffineExpr e : shard)
+    shape.push_back(getConstant(e).value_or(ShapedType::kDynamic));
+  if (storage == StorageKind::RegisterMatrix)
+    shape.push_back(getRegistersPerTile());
+  return shape;
+}
+
+SmallVector<unsigned> BufferView::getIntervalDims() const {
+  SmallVector<unsigned> result;
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (!d.isPoint)
+      result.push_back(i);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// ProcState
+//===----------------------------------------------------------------------===//
+
+ProcState::ProcState(ModuleState &module, ProcOp proc)
+    : module(module), proc(proc), space(proc.getContext()),
+      asmState(proc, OpPrintingFlags().skipRegions()) {}
+
+void ProcState::noteUse(Value value) {
+  if (!importScope)
+    return;
+  Operation *owner = isa<BlockArgument>(value)
+                         ? cast<BlockArgument>(value).getOwner()->getParentOp()
+                         : value.getDefiningOp();
+  if (owner && !importScope->isAncestor(owner))
+    imports.insert(value);
+}
+
+IntRange ProcState::getDimRange(unsigned dim) {
+  auto it = ranges.find(space.getValue(dim));
+  return it == ranges.end() ? IntRange() : it->second;
+}
+
+std::string ProcState::print(Value value) {
+  noteUse(value);
+  ++useCounts[value];
+  StringRef name = names.lookup(value);
+  return name.empty() ? "<unbound>" : name.str();
+}
+
+std::string ProcState::print(AffineExpr expr) {
+  return printControlExpr(
+      expr, [&](unsigned d) { return print(space.getValue(d)); },
+      [&](unsigned d) { return getDimRange(d); });
+}
+
+std::string ProcState::print(AffineExpr expr, ValueRange operands) {
+  return print(space.lift(expr, operands));
+}
+
+std::string ProcState::printCondition(ConditionAttr condition,
+                                      ValueRange operands) {
+  return printConditionExpr(
+      condition, [&](unsigned i) { return print(operands[i]); },
+      [&](unsigned i) {
+        auto it = ranges.find(operands[i]);
+        return it == ranges.end() ? IntRange() : it->second;
+      });
+}
+
+std::string ProcState::describe(Operation *op) {
+  std::string where = formatLocation(op->getLoc());
+  std::string what = summarizeOp(op, asmState);
+  return where.empty() ? what : where + ": " + what;
+}
+
+std::string mlir::exogpu::cuda::formatMemory(MemoryAttr memory) {
+  std::string text = stringifyMemoryKind(memory.getKind()).str();
+  if (!memory.getArgs().empty()) {
+    text += "(";
+    for (auto [i, arg] : llvm::enumerate(memory.getArgs()))
+      text += (i ? ", " : "") + std::to_string(arg);
+    text += ")";
+  }
+  return text;
+}
+
+/// The memories held as pointers into global or host memory.
+static bool isPointerMemory(MemoryAttr memory) {
+  return memory.isCpuAllocated() ||
+         memory.getKind() == MemoryKind::CudaDeviceVisibleLinear ||
+         memory.getKind() == MemoryKind::CudaBasicDeviceVisible ||
+         memory.getKind() == MemoryKind::CudaDeviceVisibleAtomicity16B;
+}
+
+FailureOr<RootBuffer *> ProcState::addRoot(Value value, Location loc) {
+  auto type = cast<BufferTypeInterface>(value.getType());
+  auto root = std::make_unique<RootBuffer>();
+  root->value = value;
+  root->elementType = type.getElementType();
+  root->memory = type.getMemory();
+  root->name = names.bind(value, getPreferredName(value, "buffer"));
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto callable = cast<ProcOp>(arg.getOwner()->getParentOp());
+    ValueRange params = callable.getBody().getArguments();
+    root->extents =
+        space.lift(callable.getParamExtents(arg.getArgNumber()), params);
+  } else {
+    auto alloc = value.getDefiningOp<AllocOp>();
+    root->extents = space.lift(alloc.getExtents(), alloc.getCtrl());
+  }
+  MemoryAttr memory = root->memory;
+  root->isDevice = !memory.isHost();
+  if (isPointerMemory(memory)) {
+    root->storage = StorageKind::Pointer;
+  } else {
+    if (const DistributedLayout *layout = module.distributed->lookup(value))
+      root->numDistributed = layout->getNumDistributedDims();
+    if (memory.isSmem()) {
+      root->storage = StorageKind::Shared;
+      if (memory.getKind() == MemoryKind::Sm90_SmemSwizzled)
+        root->swizzleBytes = memory.getArgs()[0];
+    } else if (int64_t threads = memory.getMatrixThreads()) {
+      root->storage = StorageKind::RegisterMatrix;
+      root->matrixThreads = threads;
+      if (type.getRank() < 2 + root->numDistributed)
+        return emitInternalError(loc)
+               << "a register-matrix buffer needs the two tile dimensions "
+                  "after its distributed ones";
+      if (root->getRegistersPerTile() <= 0)
+        return emitInternalError(loc)
+               << "the tile of a register-matrix buffer must have constant "
+                  "extents";
+    } else if (memory.isRmem()) {
+      root->storage = StorageKind::Registers;
+    } else {
+      return emitInternalError(loc)
+             << "memory " << formatMemory(memory) << " has no CUDA storage";
+    }
+    for (int64_t extent : root->getShardShape())
+      if (ShapedType::isDynamic(extent))
+        return emitTranslationError(loc)
+               << "the shard of a " << formatMemory(memory)
+               << " buffer must have constant extents (they size registers "
+                  "or static shared memory)";
+  }
+  RootBuffer *result = root.get();
+  BufferView view;
+  view.root = result;
+  for (AffineExpr extent : result->extents)
+    view.dims.push_back(
+        {false, getAffineConstantExpr(0, proc.getContext()), extent});
+  views[value] = view;
+  roots[value] = std::move(root);
+  return result;
+}
+
+FailureOr<BufferView> ProcState::getView(Value buffer, Location loc) {
+  auto it = views.find(buffer);
+  if (it == views.end())
+    return emitInternalError(loc) << "buffer used before its definition "
+                                     "was translated";
+  noteUse(it->second.root->value);
+  return it->second;
+}
+
+FailureOr<BufferView> ProcState::applyCoords(const BufferView &view,
+                                             ArrayRef<int32_t> kinds,
+                                             ArrayRef<AffineExpr> exprs,
+                                             Location loc) {
+  SmallVector<unsigned> intervals = view.getIntervalDims();
+  if (kinds.empty())
+    return view;
+  if (kinds.size() != intervals.size())
+    return emitInternalError(loc)
+           << "window has " << kinds.size() << " coordinate(s) for "
+           << intervals.size() << " dimension(s)";
+  BufferView result = view;
+  unsigned next = 0;
+  for (auto [i, kind] : llvm::enumerate(kinds)) {
+    ViewDim &d = result.dims[intervals[i]];
+    switch (static_cast<CoordKind>(kind)) {
+    case CoordKind::Point:
+      d.isPoint = true;
+      d.lo = d.lo + exprs[next++];
+      break;
+    case CoordKind::Interval: {
+      AffineExpr lo = exprs[next++], hi = exprs[next++];
+      d.lo = d.lo + lo;
+      d.extent = normalizeControlExpr(hi - lo);
+      break;
+    }
+    case CoordKind::Full:
+      break;
+    }
+    d.lo = normalizeControlExpr(d.lo);
+  }
+  return result;
+}
+
+SmallVector<AffineExpr> ProcState::toRootCoords(const BufferView &view,
+                                                ArrayRef<AffineExpr> coords) {
+  SmallVector<AffineExpr> root;
+  unsigned next = 0;
+  for (const ViewDim &d : view.dims) {
+    AffineExpr c = d.isPoint ? d.lo : d.lo + coords[next++];
+    root.push_back(normalizeControlExpr(c));
+  }
+  return root;
+}
+
+/// `text`, parenthesized unless it is a name or a number.
+static std::string wrapOperand(const std::string &text) {
+  return text.find_first_of(" +-*/%") == std::string::npos ? text
+                                                           : "(" + text + ")";
+}
+
+std::string ProcState::linearOffset(ArrayRef<AffineExpr> coords,
+                                    ArrayRef<AffineExpr> extents) {
+  // Row-major: sum of c_i * (E_{i+1} * ... * E_{n-1}). Dimensions whose
+  // stride is a constant fold into one affine sum; a stride with a size
+  // parameter (not affine) multiplies its coordinate in the text.
+  MLIRContext *ctx = proc.getContext();
+  AffineExpr folded = getAffineConstantExpr(0, ctx);
+  SmallVector<std::string> terms;
+  for (size_t i = 0; i < coords.size(); ++i) {
+    int64_t constantStride = 1;
+    SmallVector<std::string> dynamicStride;
+    for (AffineExpr extent : extents.drop_front(i + 1)) {
+      if (auto c = dyn_cast<AffineConstantExpr>(extent))
+        constantStride *= c.getValue();
+      else
+        dynamicStride.push_back(wrapOperand(print(extent)));
+    }
+    if (dynamicStride.empty()) {
+      folded = folded + coords[i] * constantStride;
+      continue;
+    }
+    if (coords[i] == getAffineConstantExpr(0, ctx))
+      continue;
+    if (constantStride != 1)
+      dynamicStride.push_back(std::to_string(constantStride));
+    std::string stride = llvm::join(dynamicStride, " * ");
+    terms.push_back(wrapOperand(print(coords[i])) + " * " +
+                    (dynamicStride.size() > 1 ? "(" + stride + ")" : stride));
+  }
+  folded = normalizeControlExpr(folded);
+  if (folded != getAffineConstantExpr(0, ctx) || terms.empty())
+    terms.push_back(print(folded));
+  return llvm::join(terms, " + ");
+}
+
+/// Extents as constant expressions (shard shapes).
+static SmallVector<AffineExpr> toExprs(ArrayRef<int64_t> shape,
+                                       MLIRContext *ctx) {
+  return llvm::map_to_vector(
+      shape, [&](int64_t e) { return getAffineConstantExpr(e, ctx); });
+}
+
+FailureOr<std::string> ProcState::elementRef(const BufferView &view,
+                                             ArrayRef<AffineExpr> coords,
+                                             Location loc) {
+  const RootBuffer &root = *view.root;
+  SmallVector<AffineExpr> rootCoords = toRootCoords(view, coords);
+  ArrayRef<AffineExpr> shard =
+      ArrayRef(rootCoords).drop_front(root.numDistributed);
+  switch (root.storage) {
+  case StorageKind::Pointer:
+    return root.name + "[" + linearOffset(rootCoords, root.extents) + "]";
+  case StorageKind::Shared: {
+    std::string offset =
+        linearOffset(shard, toExprs(root.getShardShape(), proc.getContext()));
+    if (root.swizzleBytes)
+      return "*exo::swizzle<" + std::to_string(root.swizzleBytes) + ">(" +
+             root.name + ", " + offset + ")";
+    return root.name + "[" + offset + "]";
+  }
+  case StorageKind::Registers: {
+    std::string ref = root.name;
+    for (AffineExpr c : shard)
+      ref += "[" + print(c) + "]";
+    return ref;
+  }
+  case StorageKind::RegisterMatrix:
+    return emitTranslationError(loc)
+           << "elements of " << formatMemory(root.memory)
+           << " tiles are held in the registers of many threads and can "
+              "only be accessed through instructions";
+  }
+  return failure();
+}
+
+FailureOr<std::string> ProcState::pointerTo(const BufferView &view,
+                                            Location loc) {
+  const RootBuffer &root = *view.root;
+  SmallVector<AffineExpr> origin;
+  for (const ViewDim &d : view.dims)
+    origin.push_back(d.lo);
+  ArrayRef<AffineExpr> shard = ArrayRef(origin).drop_front(root.numDistributed);
+  auto offsetPointer = [&](const std::string &offset) {
+    return offset == "0" ? root.name : root.name + " + " + offset;
+  };
+  switch (root.storage) {
+  case StorageKind::Pointer:
+    return offsetPointer(linearOffset(origin, root.extents));
+  case StorageKind::Shared:
+    return offsetPointer(
+        linearOffset(shard, toExprs(root.getShardShape(), proc.getContext())));
+  case StorageKind::Registers: {
+    if (shard.empty())
+      return "&" + root.name;
+    std::string ref = "&" + root.name;
+    for (AffineExpr c : shard)
+      ref += "[" + print(c) + "]";
+    return ref;
+  }
+  case StorageKind::RegisterMatrix: {
+    ArrayRef<ViewDim> tile = ArrayRef(view.dims).take_back(2);
+    ArrayRef<AffineExpr> tileExtents = ArrayRef(root.extents).take_back(2);
+    for (auto [d, extent] : llvm::zip(tile, tileExtents))
+      if (d.isPoint || d.lo != getAffineConstantExpr(0, proc.getContext()) ||
+          d.extent != extent)
+        return emitInternalError(loc)
+               << "a window into a " << formatMemory(root.memory)
+               << " buffer must cover whole tiles";
+    std::string ref = root.name;
+    for (const ViewDim &d :
+         ArrayRef(view.dims).drop_front(root.numDistributed).drop_back(2)) {
+      if (!d.isPoint)
+        return emitInternalError(loc)
+               << "a window into a " << formatMemory(root.memory)
+               << " buffer must select one tile (points before the tile "
+                  "dimensions)";
+      ref += "[" + print(d.lo) + "]";
+    }
+    return ref;
+  }
+  }
+  return failure();
+}
+
+FailureOr<SmallVector<std::string>>
+ProcState::listElements(const BufferView &view, Location loc) {
+  const RootBuffer &root = *view.root;
+  SmallVector<std::string> result;
+  if (root.storage == StorageKind::RegisterMatrix) {
+    FailureOr<std::string> tile = pointerTo(view, loc);
+    if (failed(tile))
+      return failure();
+    for (int64_t r = 0, e = root.getRegistersPerTile(); r < e; ++r)
+      result.push_back(*tile + "[" + std::to_string(r) + "]");
+    return result;
+  }
+  // Enumerate the view's dimensions over non-distributed root dimensions;
+  // those over distributed ones name the thread's own shard.
+  SmallVector<unsigned> intervals = view.getIntervalDims();
+  SmallVector<int64_t> counts;
+  for (unsigned d : intervals) {
+    if (d < root.numDistributed) {
+      counts.push_back(1);
+      continue;
+    }
+    std::optional<int64_t> extent = getConstant(view.dims[d].extent);
+    if (!extent)
+      return emitInternalError(loc)
+             << "the window's extents must be constants to name its "
+                "elements";
+    counts.push_back(*extent);
+  }
+  int64_t total = 1;
+  for (int64_t c : counts)
+    total *= c;
+  MLIRContext *ctx = proc.getContext();
+  for (int64_t n = 0; n < total; ++n) {
+    SmallVector<AffineExpr> coords(counts.size());
+    int64_t rest = n;
+    for (int i = counts.size() - 1; i >= 0; --i) {
+      coords[i] = getAffineConstantExpr(rest % counts[i], ctx);
+      rest /= counts[i];
+    }
+    FailureOr<std::string> ref = elementRef(view, coords, loc);
+    if (failed(ref))
+      return failure();
+    result.push_back(*ref);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Access modes
+//===----------------------------------------------------------------------===//
+
+bool mlir::exogpu::cuda::isReadOnlyParam(InstrOp instr, unsigned param) {
+  return getParamAccessModes(instr)[param] == ParamAccessMode::ReadOnly;
+}
+
+/// The allocation or parameter a buffer value is a window of.
+static Value getRootValue(Value buffer) {
+  while (auto window = buffer.getDefiningOp<WindowOp>())
+    buffer = window.getSource();
+  return buffer;
+}
+
+/// The positions of the data parameters among all parameters.
+static SmallVector<unsigned> getDataParams(ArrayRef<int32_t> kinds) {
+  SmallVector<unsigned> result;
+  for (auto [i, k] : llvm::enumerate(kinds))
+    if (static_cast<ParamKind>(k) == ParamKind::data)
+      result.push_back(i);
+  return result;
+}
+
+static bool mayWrite(Operation *op, Value root,
+                     SmallPtrSetImpl<Operation *> &visiting) {
+  bool writes = false;
+  op->walk([&](Operation *nested) {
+    if (auto assign = dyn_cast<AssignOp>(nested))
+      writes = getRootValue(assign.getDest()) == root;
+    else if (auto reduce = dyn_cast<ReduceOp>(nested))
+      writes = getRootValue(reduce.getDest()) == root;
+    else if (auto call = dyn_cast<CallOp>(nested)) {
+      Operation *callee =
+          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+      if (auto instr = dyn_cast_or_null<InstrOp>(callee)) {
+        SmallVector<unsigned> params = getDataParams(instr.getArgKinds());
+        for (auto [i, arg] : llvm::enumerate(call.getDataArgs()))
+          writes |= i < params.size() && getRootValue(arg) == root &&
+                    !isReadOnlyParam(instr, params[i]);
+      } else if (auto proc = dyn_cast_or_null<ProcOp>(callee)) {
+        SmallVector<unsigned> params = getDataParams(proc.getArgKinds());
+        // A recursive call writes what the enclosing visit decides.
+        if (!visiting.insert(proc).second)
+          return WalkResult::advance();
+        for (auto [i, arg] : llvm::enumerate(call.getDataArgs()))
+          writes |= i < params.size() && getRootValue(arg) == root &&
+                    mayWrite(proc, proc.getParam(params[i]), visiting);
+        visiting.erase(proc);
+      }
+    }
+    return writes ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return writes;
+}
+
+bool mlir::exogpu::cuda::mayWrite(Operation *op, Value root) {
+  SmallPtrSet<Operation *, 4> visiting;
+  return ::mayWrite(op, root, visiting);
+}

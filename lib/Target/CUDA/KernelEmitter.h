@@ -1,0 +1,142 @@
+//===- KernelEmitter.h - device functions as CUDA kernels --------*- C++
+//-*-===//
+//
+// Part of ExoGPU (internal to the CUDA translation). A `device_function`
+// becomes a persistent `__global__` kernel (seeds/002 Sec. 4.2): a task
+// generator hands the tasks of the `cuda_tasks` nest round-robin to the
+// clusters of the grid; each named warp group gets its own code path with
+// its `setmaxnreg` (Fig. 3); cuda_threads loops become thread-index
+// arithmetic (ThreadMapping.h); shared memory has static offsets
+// (SharedMemoryPlan.h); synchronization lowers to the instructions of the
+// table in docs/cuda-translation.md (SyncLowering.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_TARGET_CUDA_KERNELEMITTER_H
+#define EXOGPU_LIB_TARGET_CUDA_KERNELEMITTER_H
+
+#include "FunctionEmitter.h"
+#include "SharedMemoryPlan.h"
+#include "ThreadMapping.h"
+
+namespace mlir::exogpu::cuda {
+
+/// What the host needs to launch a kernel.
+struct KernelLaunch {
+  std::string name;
+  /// The kernel's parameters, in order: values of the proc it uses.
+  SmallVector<Value> params;
+  CollParams collParams;
+  /// Dynamic shared memory bytes, alignment slack included.
+  int64_t smemBytes = 0;
+  /// The cuda_tasks loops, outermost first.
+  SmallVector<ForOp> taskLoops;
+};
+
+/// Writes the kernel of `deviceFunction` named `name` to `os`.
+FailureOr<KernelLaunch> emitKernel(ProcState &state,
+                                   DeviceFunctionOp deviceFunction,
+                                   StringRef name, raw_ostream &os);
+
+/// The C++ parameter declaration of kernel parameter `value`.
+std::string getKernelParamDecl(ProcState &state, Value value,
+                               DeviceFunctionOp deviceFunction);
+
+/// One code path of a kernel: the warps of one named warp group (all warps
+/// when the device function has no warp config).
+struct WarpPath {
+  std::string group;
+  int64_t firstWarp = 0;
+  int64_t numWarps = 0;
+};
+
+/// Warps that share one register budget: a `setmaxnreg` (when `dec` or
+/// `inc` is set) and then one code path per warp group.
+struct RegisterBranch {
+  int64_t firstWarp = 0;
+  int64_t numWarps = 0;
+  int64_t dec = 0;
+  int64_t inc = 0;
+  SmallVector<WarpPath> paths;
+};
+
+/// The code paths of a device function, grouped by register budget. Fails
+/// when a warpgroup mixes register budgets (setmaxnreg applies to whole
+/// warpgroups).
+FailureOr<SmallVector<RegisterBranch>> getRegisterBranches(DeviceFunctionOp fn);
+
+/// Emits the statements of a kernel.
+class KernelEmitter : public FunctionEmitter {
+public:
+  KernelEmitter(ProcState &state, CodeWriter &out,
+                DeviceFunctionOp deviceFunction, CollParams params,
+                SharedMemoryPlan &plan);
+
+  /// Emits the kernel body: prologue (shared memory, mbarrier rings, task
+  /// counts) and one code path per warp group.
+  LogicalResult emitBody();
+
+  ArrayRef<ForOp> getTaskLoops() const { return taskLoops; }
+
+protected:
+  LogicalResult emitOp(Operation *op) override;
+  FailureOr<std::string> getBarrierAddress(CallOp call) override;
+
+private:
+  LogicalResult emitPrologue();
+  LogicalResult emitBranches(ArrayRef<RegisterBranch> branches);
+  LogicalResult emitPath(const WarpPath &path);
+  LogicalResult emitThreadsFor(ForOp loop);
+  LogicalResult emitWarps(WarpsOp warps);
+  LogicalResult emitAlloc(AllocOp alloc);
+
+  // Synchronization (SyncLowering.cpp).
+  void analyzeAsyncProxy();
+  LogicalResult emitFence(FenceOp fence);
+  LogicalResult emitArrive(ArriveOp arrive);
+  LogicalResult emitAwait(AwaitOp await);
+  LogicalResult emitCollectiveBarrier(Operation *op, StringRef what);
+  LogicalResult emitPreWaits(Operation *op, uint32_t preFull,
+                             uint32_t postTemporal, bool sameThreads);
+  FailureOr<std::string> getNamedBarrierId(Operation *op, int64_t threads);
+  FailureOr<std::string> getSlice(Value barrier, ArrayRef<int32_t> kinds,
+                                  ArrayRef<AffineExpr> exprs, Location loc);
+  /// The bytes of the TMA transfers completing on `barrier` that an arrive
+  /// expects (expect_tx), or nullopt if none completes on it.
+  FailureOr<std::optional<int64_t>> getExpectedBytes(ArriveOp arrive,
+                                                     Value barrier);
+  std::string getCounter(Value barrier, bool arrive);
+  bool pathIssues(uint32_t timelines);
+  /// Whether the current path reads or writes shared memory through the
+  /// generic proxy (only such accesses need proxy fences).
+  bool pathAccessesSharedGenerically();
+
+  /// Whether `op` belongs to the current path (it is not inside a named
+  /// warps block of another group).
+  bool inPath(Operation *op) const;
+  /// Whether a value is used by an op of the current path.
+  bool usedInPath(Value value) const;
+
+  DeviceFunctionOp deviceFunction;
+  CollParams params;
+  SharedMemoryPlan &plan;
+  ThreadMapper mapper;
+  SmallVector<ForOp> taskLoops;
+  /// Whether the device function has more than one code path (CTA barriers
+  /// must then be the non-aligned forms).
+  bool divergentPaths = false;
+  /// Whether any code of the kernel issues async-proxy operations (TMA,
+  /// wgmma): only then do generic accesses need proxy fences.
+  bool kernelIssuesAsyncProxy = false;
+  const WarpPath *currentPath = nullptr;
+  /// Per-thread arrive and await counters of the current path.
+  DenseMap<Value, std::string> arriveCounters, awaitCounters;
+  /// Named barrier ids: families of collectives (first thread, threads,
+  /// count) and their first id.
+  SmallVector<std::tuple<int64_t, int64_t, int64_t, int64_t>> namedBarriers;
+  int64_t nextBarrierId = 1;
+};
+
+} // namespace mlir::exogpu::cuda
+
+#endif // EXOGPU_LIB_TARGET_CUDA_KERNELEMITTER_H

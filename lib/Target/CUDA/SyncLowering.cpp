@@ -1,0 +1,690 @@
+//===- SyncLowering.cpp - Fence, Arrive and Await as CUDA
+//------------------===//
+//
+// Part of ExoGPU (internal to the CUDA translation). The synchronization
+// statements of seeds/002 Fig. 2 become the fewest instructions that give
+// their collective and sync timelines (Fig. 16) their meaning: the table of
+// docs/cuda-translation.md.
+//
+//   waits       pending asynchronous work of the executing threads whose
+//               timeline is in the first sync timeline's full set:
+//               cp.async.wait_all (Sm80), cp.async.bulk.wait_group 0 (tmaG),
+//               wgmma.wait_group 0 (wgA, wgD, wgS, unless only later wgmma
+//               accesses are ordered after them, which PTX orders itself)
+//   fences      wgmma.fence when in-order register accesses (cuda1) are
+//               ordered before wgmma register accesses; fence.proxy.async
+//               when generic shared-memory accesses (cuda2) are ordered
+//               before async-proxy ones (tmaS, tmaG, wgS), in code paths
+//               that access shared memory through the generic proxy
+//   rendezvous  by collective: nothing (one thread), __syncwarp (a warp or
+//               part of one), a named barrier (whole warps of a CTA), the
+//               CTA barrier, the cluster barrier
+//
+// Split barriers by mechanism (Fig. 13): commit groups commit and wait
+// (`wait_group N`); mbarriers arrive (with expect_tx for TMA) and wait on
+// phase parity in rings (SharedMemoryPlan.h); cluster syncs are the split
+// cluster barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
+#include "KernelEmitter.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::exogpu;
+using namespace mlir::exogpu::cuda;
+
+static uint32_t bit(QualTimeline timeline) {
+  return exoam::getQualBit(timeline);
+}
+
+static const uint32_t kWgmmaRegisters =
+    bit(QualTimeline::wgmma_async_rmem_a_qual) |
+    bit(QualTimeline::wgmma_async_rmem_d_qual);
+static const uint32_t kWgmma =
+    kWgmmaRegisters | bit(QualTimeline::wgmma_async_smem_qual);
+static const uint32_t kAsyncProxy = bit(QualTimeline::tma_to_smem_async_qual) |
+                                    bit(QualTimeline::tma_to_gmem_async_qual) |
+                                    bit(QualTimeline::wgmma_async_smem_qual);
+
+/// The timelines an instruction parameter's accesses are on.
+static uint32_t getParamTimelines(ArgSpecAttr spec) {
+  uint32_t mask = 0;
+  if (std::optional<QualTimeline> init = spec.getInit())
+    mask |= bit(*init);
+  for (QualTimeline q : spec.getExt())
+    mask |= bit(q);
+  return mask;
+}
+
+bool KernelEmitter::pathIssues(uint32_t timelines) {
+  bool found = false;
+  deviceFunction.walk([&](CallOp call) {
+    if (found || !inPath(call))
+      return;
+    auto instr = dyn_cast_or_null<InstrOp>(
+        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+    if (!instr)
+      return;
+    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)
+      if (instr.getParamKind(i) == ParamKind::data &&
+          (getParamTimelines(instr.getParamSpec(i)) & timelines))
+        found = true;
+  });
+  return found;
+}
+
+void KernelEmitter::analyzeAsyncProxy() {
+  kernelIssuesAsyncProxy = pathIssues(kAsyncProxy);
+}
+
+bool KernelEmitter::pathAccessesSharedGenerically() {
+  auto isShared = [](Value buffer) {
+    auto type = dyn_cast<BufferTypeInterface>(buffer.getType());
+    return type && type.getMemory().isSmem();
+  };
+  bool found = false;
+  deviceFunction.walk([&](Operation *op) {
+    if (found || !inPath(op))
+      return;
+    if (auto read = dyn_cast<ReadOp>(op))
+      found = isShared(read.getSource());
+    else if (auto assign = dyn_cast<AssignOp>(op))
+      found = isShared(assign.getDest());
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      found = isShared(reduce.getDest());
+    else if (auto call = dyn_cast<CallOp>(op)) {
+      auto instr = dyn_cast_or_null<InstrOp>(
+          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+      if (!instr)
+        return;
+      unsigned data = 0;
+      for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
+        if (instr.getParamKind(i) != ParamKind::data)
+          continue;
+        Value arg = call.getDataArgs()[data++];
+        if (isShared(arg) && (getParamTimelines(instr.getParamSpec(i)) &
+                              bit(QualTimeline::cuda_in_order_ram_qual)))
+          found = true;
+      }
+    }
+  });
+  return found;
+}
+
+LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
+                                          uint32_t postTemporal,
+                                          bool sameThreads) {
+  if ((preFull & bit(QualTimeline::Sm80_cp_async_qual)) &&
+      pathIssues(bit(QualTimeline::Sm80_cp_async_qual)))
+    out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+  if ((preFull & bit(QualTimeline::tma_to_gmem_async_qual)) &&
+      pathIssues(bit(QualTimeline::tma_to_gmem_async_qual)))
+    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+  bool wgmmaInPath = pathIssues(kWgmma);
+  if ((preFull & kWgmma) && (postTemporal & ~kWgmmaRegisters) && wgmmaInPath)
+    out.line(
+        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+  // wgmma.fence orders the warpgroup's own in-order register accesses
+  // before its later wgmmas (PTX orders wgmma after wgmma itself):
+  // meaningful only when the same threads are on both sides.
+  if (sameThreads && (preFull & bit(QualTimeline::cuda_in_order_rmem_qual)) &&
+      (postTemporal & kWgmmaRegisters) && wgmmaInPath)
+    out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+  if ((preFull & bit(QualTimeline::cuda_in_order_ram_qual)) &&
+      (postTemporal & kAsyncProxy) && kernelIssuesAsyncProxy &&
+      pathAccessesSharedGenerically())
+    out.line("exo::fence_proxy_async();");
+  (void)op;
+  return success();
+}
+
+/// The cuda_threads loops enclosing `op` inside its device function.
+static SmallVector<ForOp> getEnclosingThreadLoops(Operation *op) {
+  SmallVector<ForOp> loops;
+  for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
+       p = p->getParentOp())
+    if (auto loop = dyn_cast<ForOp>(p))
+      if (loop.getMode() == LoopMode::cuda_threads)
+        loops.push_back(loop);
+  return loops;
+}
+
+/// Every collective that executes `op`, over all values of the enclosing
+/// cuda_threads iterators.
+static FailureOr<SmallVector<ThreadSet>>
+getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op) {
+  SmallVector<ForOp> loops = getEnclosingThreadLoops(op);
+  SmallVector<int64_t> counts;
+  for (ForOp loop : loops) {
+    std::optional<IteratorInfo> info =
+        collective.getIteratorInfo(loop.getIterator());
+    counts.push_back(info ? info->tileCount : 1);
+  }
+  SmallVector<ThreadSet> instances;
+  SmallVector<int64_t> values(loops.size(), 0);
+  while (true) {
+    DenseMap<Value, int64_t> iteratorValues;
+    for (auto [loop, v] : llvm::zip(loops, values))
+      iteratorValues[loop.getIterator()] = v;
+    std::string reason;
+    FailureOr<ThreadSet> threads =
+        collective.threadsOf(op, iteratorValues, &reason);
+    if (failed(threads))
+      return emitInternalError(op->getLoc())
+             << "cannot evaluate the collective: " << reason;
+    instances.push_back(*threads);
+    unsigned i = 0;
+    for (; i < values.size(); ++i) {
+      if (++values[i] < counts[i])
+        break;
+      values[i] = 0;
+    }
+    if (i == values.size() || instances.size() > 4096)
+      break;
+  }
+  return instances;
+}
+
+FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
+                                                        int64_t threads) {
+  FailureOr<SmallVector<ThreadSet>> instances =
+      getCollectiveInstances(*state.module.collective, op);
+  if (failed(instances))
+    return failure();
+  // The instances within CTA 0: contiguous runs of whole warps, evenly
+  // spaced, each given its own barrier id.
+  SmallVector<int64_t> firsts;
+  for (const ThreadSet &set : *instances) {
+    std::optional<int64_t> first = set.getMin();
+    if (!first || *first >= params.blockDim)
+      continue;
+    if (set.getIntervals().size() != 1 || *first % 32 != 0)
+      return emitTranslationError(op->getLoc())
+             << "a synchronization of " << threads
+             << " threads needs them to be whole, contiguous warps";
+    if (!llvm::is_contained(firsts, *first))
+      firsts.push_back(*first);
+  }
+  llvm::sort(firsts);
+  if (firsts.empty())
+    return emitInternalError(op->getLoc())
+           << "no collective executes this synchronization";
+  int64_t stride = firsts.size() > 1 ? firsts[1] - firsts[0] : threads;
+  for (size_t i = 1; i < firsts.size(); ++i)
+    if (firsts[i] - firsts[i - 1] != stride)
+      return emitInternalError(op->getLoc())
+             << "the collectives of this synchronization are not evenly "
+                "spaced, so they cannot be given named barriers";
+  auto family =
+      std::make_tuple(firsts[0], stride, (int64_t)firsts.size(), int64_t(0));
+  int64_t base = 0;
+  for (auto &known : namedBarriers)
+    if (std::get<0>(known) == std::get<0>(family) &&
+        std::get<1>(known) == std::get<1>(family) &&
+        std::get<2>(known) == std::get<2>(family))
+      base = std::get<3>(known);
+  if (!base) {
+    base = nextBarrierId;
+    nextBarrierId += firsts.size();
+    if (nextBarrierId > 16)
+      return emitTranslationError(op->getLoc())
+             << "the kernel needs more than the 15 named barriers a CTA has";
+    std::get<3>(family) = base;
+    namedBarriers.push_back(family);
+  }
+  if (firsts.size() == 1)
+    return std::to_string(base);
+  std::string index = "exo_thread";
+  if (firsts[0])
+    index = "(" + index + " - " + std::to_string(firsts[0]) + ")";
+  return std::to_string(base) + " + " + index + " / " + std::to_string(stride);
+}
+
+LogicalResult KernelEmitter::emitCollectiveBarrier(Operation *op,
+                                                   StringRef what) {
+  const CollTiling *tiling = state.module.collective->getTiling(op);
+  if (!tiling)
+    return emitInternalError(op->getLoc())
+           << "the collective analysis gave this " << what << " no tiling";
+  int64_t threads = tiling->getBoxThreads();
+  if (threads == 1)
+    return success();
+  if (params.clusterDim > 1 && threads == params.getNumThreads()) {
+    out.line("exo::cluster_sync();");
+    return success();
+  }
+  if (threads > params.blockDim)
+    return emitTranslationError(op->getLoc())
+           << "a " << what << " by " << threads
+           << " threads spans CTAs but not the whole cluster";
+  if (threads == params.blockDim) {
+    out.line(divergentPaths
+                 ? "asm volatile(\"barrier.sync 0;\" ::: \"memory\");"
+                 : "__syncthreads();");
+    return success();
+  }
+  if (threads == 32) {
+    out.line("__syncwarp();");
+    return success();
+  }
+  if (threads < 32) {
+    if (!llvm::isPowerOf2_64(threads))
+      return emitTranslationError(op->getLoc())
+             << "a " << what << " by " << threads
+             << " threads of a warp needs a power-of-two collective";
+    out.line("__syncwarp(" + std::to_string((1ull << threads) - 1) +
+             "u << (exo_thread % 32 / " + std::to_string(threads) + " * " +
+             std::to_string(threads) + "));");
+    return success();
+  }
+  if (threads % 32 != 0)
+    return emitTranslationError(op->getLoc())
+           << "a " << what << " by " << threads << " threads needs whole warps";
+  FailureOr<std::string> id = getNamedBarrierId(op, threads);
+  if (failed(id))
+    return failure();
+  out.line(std::string("asm volatile(\"") +
+           (divergentPaths ? "barrier.sync" : "bar.sync") +
+           " %0, %1;\" :: \"r\"(" + *id + "), \"r\"(" +
+           std::to_string(threads) + ") : \"memory\");");
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFence(FenceOp fence) {
+  SyncTimeline pre = fence.getPre(), post = fence.getPost();
+  uint32_t preFull = exoam::getFullTimelines(pre);
+  uint32_t postTemporal = exoam::getTemporalTimelines(post);
+  if (preFull & bit(QualTimeline::tma_to_smem_async_qual) &&
+      !(preFull & ~bit(QualTimeline::tma_to_smem_async_qual)))
+    return emitTranslationError(fence.getLoc())
+           << "TMA loads complete through the mbarrier they arrive at: "
+              "await that barrier instead of a Fence on "
+           << stringifySyncTimeline(pre);
+  out.comment(state.describe(fence));
+  if (failed(emitPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true)))
+    return failure();
+  // Register timelines order a thread's own registers: no rendezvous.
+  uint32_t registers = bit(QualTimeline::cuda_in_order_rmem_qual) |
+                       kWgmmaRegisters | bit(QualTimeline::wgmma_zero_qual);
+  if (((preFull | postTemporal) & ~registers) == 0)
+    return success();
+  return emitCollectiveBarrier(fence, "Fence");
+}
+
+//===----------------------------------------------------------------------===//
+// Split barriers
+//===----------------------------------------------------------------------===//
+
+/// The union of the temporal sets of the awaits on `barrier`.
+static uint32_t getAwaitTimelines(Value barrier) {
+  uint32_t mask = 0;
+  for (Operation *user : barrier.getUsers())
+    if (auto await = dyn_cast<AwaitOp>(user))
+      mask |= exoam::getTemporalTimelines(await.getTimeline());
+  return mask;
+}
+
+/// The commit instruction of a commit-group arrive, and its wait.
+static std::pair<StringRef, StringRef> getCommitGroupInstrs(SyncTimeline tl) {
+  switch (tl) {
+  case SyncTimeline::Sm80_cp_async:
+    return {"cp.async.commit_group;", "cp.async.wait_group"};
+  case SyncTimeline::wgmma_async:
+    return {"wgmma.commit_group.sync.aligned;",
+            "wgmma.wait_group.sync.aligned"};
+  case SyncTimeline::tma_to_gmem_async:
+    return {"cp.async.bulk.commit_group;", "cp.async.bulk.wait_group"};
+  default:
+    return {"", ""};
+  }
+}
+
+FailureOr<std::string> KernelEmitter::getSlice(Value barrier,
+                                               ArrayRef<int32_t> kinds,
+                                               ArrayRef<AffineExpr> exprs,
+                                               Location loc) {
+  auto it = plan.rings.find(barrier);
+  if (it == plan.rings.end())
+    return emitInternalError(loc) << "mbarrier without a ring";
+  const MbarrierRing &ring = it->second;
+  if (kinds.empty() || ring.slices == 1)
+    return std::string("0");
+  if (kinds.size() != ring.sliceStrides.size())
+    return emitInternalError(loc)
+           << "barrier access has " << kinds.size() << " coordinate(s) for "
+           << ring.sliceStrides.size() << " distributed dimension(s)";
+  AffineExpr slice = getAffineConstantExpr(0, barrier.getContext());
+  unsigned next = 0;
+  for (auto [kind, stride] : llvm::zip(kinds, ring.sliceStrides)) {
+    auto coordKind = static_cast<CoordKind>(kind);
+    if (coordKind != CoordKind::Point) {
+      if (stride != 0)
+        return emitTranslationError(loc)
+               << "a multicast barrier window may only span the CTAs of the "
+                  "cluster";
+      next += getCoordArity(coordKind);
+      continue;
+    }
+    slice = slice + exprs[next++] * stride;
+  }
+  return state.print(normalizeControlExpr(slice));
+}
+
+/// `ring[slice * depth + index % depth]`.
+static std::string getSlot(StringRef name, const std::string &slice,
+                           const MbarrierRing &ring, const std::string &index) {
+  std::string slot = ring.depth == 1
+                         ? std::string()
+                         : index + " % " + std::to_string(ring.depth);
+  std::string factor = slice.find_first_of(" +-") == std::string::npos
+                           ? slice
+                           : "(" + slice + ")";
+  std::string base =
+      slice == "0"
+          ? std::string()
+          : (ring.depth == 1 ? slice
+                             : factor + " * " + std::to_string(ring.depth));
+  std::string offset = base.empty()   ? (slot.empty() ? "0" : slot)
+                       : slot.empty() ? base
+                                      : base + " + " + slot;
+  return "&" + name.str() + "[" + offset + "]";
+}
+
+FailureOr<std::string> KernelEmitter::getBarrierAddress(CallOp call) {
+  Value barrier = call.getBarrier();
+  if (!barrier || !plan.rings.count(barrier))
+    return emitTranslationError(call.getLoc())
+           << "{bar} needs a call that completes on a CudaMbarrier (`>> z`)";
+  FailureOr<SmallVector<AccessView>> accesses = splitAccesses(
+      call, call.getCoordKinds(), call.getCoordCounts(), call.getCoords());
+  if (failed(accesses))
+    return failure();
+  const AccessView &access = accesses->back();
+  SmallVector<AffineExpr> exprs =
+      llvm::map_to_vector(access.exprs, [&](AffineExpr e) {
+        return state.space.lift(e, call.getCtrl());
+      });
+  FailureOr<std::string> slice =
+      getSlice(barrier, access.kinds, exprs, call.getLoc());
+  if (failed(slice))
+    return failure();
+  return getSlot(state.names.lookup(barrier), *slice, plan.rings[barrier],
+                 getCounter(barrier, /*arrive=*/true));
+}
+
+/// The bytes one execution of `call` writes into the shared memory of each
+/// CTA it writes to: its written shared-memory windows, over their
+/// dimensions that are not distributed.
+static FailureOr<int64_t> getWrittenSharedBytes(ProcState &state, CallOp call,
+                                                InstrOp instr,
+                                                ArrayRef<BufferView> views) {
+  int64_t bytes = 0;
+  unsigned data = 0;
+  for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
+    if (instr.getParamKind(i) != ParamKind::data)
+      continue;
+    const BufferView &view = views[data++];
+    if (!view.root->memory.isSmem() || isReadOnlyParam(instr, i))
+      continue;
+    int64_t count = getElementBytes(view.root->elementType);
+    for (unsigned d : view.getIntervalDims()) {
+      if (d < view.root->numDistributed)
+        continue;
+      auto extent = dyn_cast<AffineConstantExpr>(view.dims[d].extent);
+      if (!extent)
+        return emitInternalError(call.getLoc())
+               << "the shared-memory window of a TMA load must have constant "
+                  "extents (its bytes are expected on the mbarrier)";
+      count *= extent.getValue();
+    }
+    bytes += count;
+  }
+  (void)state;
+  return bytes;
+}
+
+FailureOr<std::optional<int64_t>>
+KernelEmitter::getExpectedBytes(ArriveOp arrive, Value barrier) {
+  // The calls completing on `barrier` since the previous arrive on it in the
+  // same block (wrapping around a loop body), by the same threads.
+  Block *block = arrive->getBlock();
+  SmallVector<Operation *> epoch;
+  bool stopped = false;
+  for (Operation *op = arrive->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto other = dyn_cast<ArriveOp>(op))
+      if (llvm::is_contained(other.getBarriers(), barrier)) {
+        stopped = true;
+        break;
+      }
+    epoch.push_back(op);
+  }
+  if (!stopped && isa<ForOp>(block->getParentOp()))
+    for (Operation *op = &block->back(); op != arrive.getOperation();
+         op = op->getPrevNode()) {
+      if (auto other = dyn_cast<ArriveOp>(op))
+        if (llvm::is_contained(other.getBarriers(), barrier))
+          break;
+      epoch.push_back(op);
+    }
+  std::optional<int64_t> bytes;
+  for (Operation *root : epoch) {
+    WalkResult walked = root->walk([&](CallOp call) {
+      if (call.getBarrier() != barrier)
+        return WalkResult::advance();
+      int64_t repeat = 1;
+      for (Operation *p = call->getParentOp(); p != block->getParentOp();
+           p = p->getParentOp()) {
+        auto loop = dyn_cast<ForOp>(p);
+        std::optional<int64_t> trips =
+            loop ? loop.getConstantTripCount() : std::nullopt;
+        if (!loop || loop.getMode() != LoopMode::seq || !trips) {
+          emitTranslationError(call.getLoc())
+              << "a call completing on an mbarrier may only be nested in seq "
+                 "loops with constant trip counts between it and the arrive "
+                 "that expects its bytes";
+          return WalkResult::interrupt();
+        }
+        repeat *= *trips;
+      }
+      auto instr = dyn_cast_or_null<InstrOp>(
+          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+      FailureOr<SmallVector<BufferView>> views = getCallViews(call);
+      if (!instr || failed(views))
+        return WalkResult::interrupt();
+      FailureOr<int64_t> written =
+          getWrittenSharedBytes(state, call, instr, *views);
+      if (failed(written))
+        return WalkResult::interrupt();
+      // A multicast completion (`>> z[:]` across CTAs) delivers into every
+      // CTA of the window; every one of them issues its part, so each CTA
+      // receives as many parts as the window has CTAs.
+      FailureOr<SmallVector<AccessView>> accesses = splitAccesses(
+          call, call.getCoordKinds(), call.getCoordCounts(), call.getCoords());
+      int64_t ctas = 1;
+      if (succeeded(accesses) && !accesses->back().kinds.empty()) {
+        const MbarrierRing &ring = plan.rings[barrier];
+        const AccessView &access = accesses->back();
+        unsigned next = 0;
+        for (auto [kind, ctaStride] :
+             llvm::zip(access.kinds, ring.ctaStrides)) {
+          auto coordKind = static_cast<CoordKind>(kind);
+          if (coordKind == CoordKind::Interval) {
+            auto lo = dyn_cast<AffineConstantExpr>(access.exprs[next]);
+            auto hi = dyn_cast<AffineConstantExpr>(access.exprs[next + 1]);
+            if (lo && hi && ctaStride)
+              ctas *= hi.getValue() - lo.getValue();
+          } else if (coordKind == CoordKind::Full && ctaStride) {
+            ctas *= params.clusterDim / ctaStride;
+          }
+          next += getCoordArity(coordKind);
+        }
+      }
+      bytes = bytes.value_or(0) + *written * repeat * ctas;
+      return WalkResult::advance();
+    });
+    if (walked.wasInterrupted())
+      return failure();
+  }
+  return bytes;
+}
+
+LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
+  SyncTimeline tl = arrive.getTimeline();
+  Value barrier = arrive.getBarriers().front();
+  BarrierKind kind = cast<BarrierType>(barrier.getType()).getKind();
+  uint32_t preFull = exoam::getFullTimelines(tl);
+  out.comment(state.describe(arrive));
+  switch (kind) {
+  case BarrierKind::CudaCommitGroup: {
+    StringRef commit = getCommitGroupInstrs(tl).first;
+    if (commit.empty())
+      return emitInternalError(arrive.getLoc())
+             << "a commit group commits Sm80_cp_async, wgmma_async or "
+                "tma_to_gmem_async work";
+    out.line("asm volatile(\"" + commit.str() + "\" ::: \"memory\");");
+    return success();
+  }
+  case BarrierKind::CudaClusterSync:
+    if (failed(emitPreWaits(arrive, preFull, getAwaitTimelines(barrier),
+                            /*sameThreads=*/false)))
+      return failure();
+    out.line("exo::cluster_arrive();");
+    return success();
+  case BarrierKind::CudaMbarrier:
+    break;
+  default:
+    return emitInternalError(arrive.getLoc())
+           << "barrier mechanism " << stringifyBarrierKind(kind)
+           << " has no CUDA lowering";
+  }
+  if (failed(emitPreWaits(arrive, preFull, getAwaitTimelines(barrier),
+                          /*sameThreads=*/false)))
+    return failure();
+  FailureOr<SmallVector<AccessView>> accesses =
+      splitAccesses(arrive, arrive.getCoordKinds(), arrive.getCoordCounts(),
+                    arrive.getCoords());
+  if (failed(accesses))
+    return failure();
+  const MbarrierRing &ring = plan.rings[barrier];
+  std::string counter = getCounter(barrier, /*arrive=*/true);
+  auto lift = [&](const AccessView &access) {
+    return llvm::map_to_vector(access.exprs, [&](AffineExpr e) {
+      return state.space.lift(e, arrive.getCtrl());
+    });
+  };
+  StringRef name = state.names.lookup(barrier);
+  if (arrive.getBarriers().size() == 1) {
+    FailureOr<std::string> slice =
+        getSlice(barrier, accesses->front().kinds, lift(accesses->front()),
+                 arrive.getLoc());
+    if (failed(slice))
+      return failure();
+    std::string slot = getSlot(name, *slice, ring, counter);
+    FailureOr<std::optional<int64_t>> bytes = getExpectedBytes(arrive, barrier);
+    if (failed(bytes))
+      return failure();
+    if (*bytes) {
+      out.line("exo::mbarrier_arrive_expect_tx(" + slot + ", " +
+               std::to_string(**bytes) + ");");
+    } else {
+      out.line("exo::mbarrier_arrive(" + slot + ");");
+    }
+  } else {
+    // A multicast arrive (`>> z[own] >> z[:]`): one arrival at the element
+    // in every CTA of the window.
+    for (Value other : arrive.getBarriers())
+      if (other != barrier)
+        return emitTranslationError(arrive.getLoc())
+               << "a multicast arrive names one barrier variable";
+    FailureOr<std::string> slice =
+        getSlice(barrier, accesses->back().kinds, lift(accesses->back()),
+                 arrive.getLoc());
+    if (failed(slice))
+      return failure();
+    out.line("for (int exo_peer = 0; exo_peer < " +
+             std::to_string(params.clusterDim) + "; ++exo_peer)");
+    out.line("  exo::mbarrier_arrive_cluster(" +
+             getSlot(name, *slice, ring, counter) + ", exo_peer);");
+  }
+  out.line("++" + counter + ";");
+  return success();
+}
+
+LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
+  Value barrier = await.getBarrier();
+  BarrierKind kind = cast<BarrierType>(barrier.getType()).getKind();
+  int64_t n = await.getCountAttr().getInt();
+  uint32_t postTemporal = exoam::getTemporalTimelines(await.getTimeline());
+  out.comment(state.describe(await));
+  switch (kind) {
+  case BarrierKind::CudaCommitGroup: {
+    std::optional<SyncTimeline> committed;
+    for (Operation *user : barrier.getUsers())
+      if (auto arrive = dyn_cast<ArriveOp>(user))
+        committed = arrive.getTimeline();
+    if (!committed)
+      return emitTranslationError(await.getLoc())
+             << "no arrive commits to this commit group";
+    out.line("asm volatile(\"" + getCommitGroupInstrs(*committed).second.str() +
+             " " + std::to_string(n) + ";\" ::: \"memory\");");
+    // cp.async writes through the generic proxy: async-proxy readers need
+    // a proxy fence after the wait.
+    if (*committed == SyncTimeline::Sm80_cp_async &&
+        (postTemporal & kAsyncProxy))
+      out.line("exo::fence_proxy_async();");
+    return success();
+  }
+  case BarrierKind::CudaClusterSync:
+    out.line("exo::cluster_wait();");
+    return success();
+  case BarrierKind::CudaMbarrier:
+    break;
+  default:
+    return emitInternalError(await.getLoc())
+           << "barrier mechanism " << stringifyBarrierKind(kind)
+           << " has no CUDA lowering";
+  }
+  const MbarrierRing &ring = plan.rings[barrier];
+  FailureOr<std::string> slice = getSlice(
+      barrier, await.getCoordKinds(),
+      state.space.lift(await.getCoords(), await.getCtrl()), await.getLoc());
+  if (failed(slice))
+    return failure();
+  StringRef name = state.names.lookup(barrier);
+  auto wait = [&](const std::string &index) {
+    std::string parity =
+        ring.depth == 1 ? index + " % 2"
+                        : index + " / " + std::to_string(ring.depth) + " % 2";
+    out.line("exo::mbarrier_wait(" + getSlot(name, *slice, ring, index) + ", " +
+             parity + ");");
+  };
+  if (n >= 0) {
+    // Pairs with the n-th latest arrive: the awaiting threads must be the
+    // arriving ones, which count their arrives.
+    for (Operation *user : barrier.getUsers())
+      if (isa<ArriveOp>(user) && !inPath(user))
+        return emitTranslationError(await.getLoc())
+               << "an mbarrier await with N >= 0 pairs with the threads' "
+                  "own arrives; use N < 0 (ring lag ~N) to wait for other "
+                  "threads' arrives";
+    std::string counter = getCounter(barrier, /*arrive=*/true);
+    wait("(" + counter + " - " + std::to_string(n + 1) + ")");
+    return success();
+  }
+  int64_t lag = ~n;
+  std::string counter = getCounter(barrier, /*arrive=*/false);
+  if (lag == 0) {
+    wait(counter);
+  } else {
+    out.comment("the first " + std::to_string(lag) +
+                " awaits pair with no arrive (ring lag " + std::to_string(lag) +
+                ")");
+    out.open("if (" + counter + " >= " + std::to_string(lag) + ")");
+    wait("(" + counter + " - " + std::to_string(lag) + ")");
+    out.close();
+  }
+  out.line("++" + counter + ";");
+  return success();
+}

@@ -1,0 +1,41 @@
+// Arithmetic in each precision as the runner computes it: one rounding per
+// operation in the expression's precision, wrapping integers, division
+// that never traps (docs/running.md).
+
+exogpu.proc @integers(%u: ui8[2] @DRAM, %s: i8[3] @DRAM, %w: ui16[1] @DRAM,
+                      %n: i32[1] @DRAM) {
+  // 300 wraps to 44 in ui8; x / 0 is all ones.
+  exogpu.assign %u[0] = 200 + 100 : ui8[2] @DRAM
+  exogpu.assign %u[1] = 7 / 0 : ui8[2] @DRAM
+  // Signed division truncates toward zero; INT_MIN / -1 wraps.
+  exogpu.assign %s[0] = -7 / 2 : i8[3] @DRAM
+  exogpu.assign %s[1] = (-127 - 1) / -1 : i8[3] @DRAM
+  exogpu.assign %s[2] = 7 / 0 : i8[3] @DRAM
+  exogpu.assign %w[0] = 0 - 1 : ui16[1] @DRAM
+  exogpu.assign %n[0] = 2147483647 + 1 : i32[1] @DRAM
+}
+
+exogpu.proc @floats(%b: bf16[1] @DRAM, %h: f16[1] @DRAM, %f: f32[3] @DRAM,
+                    %d: f64[1] @DRAM) {
+  // 1 + 2^-8 rounds to 1 in bf16 (8 significant bits), 1 + 2^-11 to 1 in
+  // f16 (11 bits); f32 and f64 keep them.
+  exogpu.assign %b[0] = 1.0 + 0.00390625 : bf16[1] @DRAM
+  exogpu.assign %h[0] = 1.0 + 0.00048828125 : f16[1] @DRAM
+  exogpu.assign %f[0] = 1.0 + 0.00048828125 : f32[3] @DRAM
+  exogpu.assign %d[0] = 1.0 + 0.00048828125 : f64[1] @DRAM
+  // Conversions at the write: bf16 to f32 is exact, f32 to f16 rounds.
+  exogpu.assign %f[1] = %b[0] : f32[3] @DRAM, bf16[1] @DRAM
+  exogpu.assign %f[2] = 1.0 / 3.0 : f32[3] @DRAM
+}
+
+exogpu.proc @conversions(%u: ui8[1] @DRAM, %s: i8[1] @DRAM, %f: f32[3] @DRAM,
+                         %t: i8[1] @DRAM) {
+  // An unsigned byte converts to 255, a signed one to -1; a float to an
+  // integer truncates toward zero.
+  exogpu.assign %u[0] = 255 : ui8[1] @DRAM
+  exogpu.assign %s[0] = -1 : i8[1] @DRAM
+  exogpu.assign %f[0] = %u[0] : f32[3] @DRAM, ui8[1] @DRAM
+  exogpu.assign %f[1] = %s[0] : f32[3] @DRAM, i8[1] @DRAM
+  exogpu.assign %f[2] = -2.75 : f32[3] @DRAM
+  exogpu.assign %t[0] = %f[2] : i8[1] @DRAM, f32[3] @DRAM
+}

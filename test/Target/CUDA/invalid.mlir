@@ -1,0 +1,374 @@
+// RUN: exogpu-translate --to-cuda --split-input-file --verify-diagnostics --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s
+// RUN: not exogpu-translate --to-cuda --stdlib=%t.missing %s 2>&1 | FileCheck %s --check-prefix=LIBRARY
+// LIBRARY: error: cannot read the instruction library '{{.*}}.missing'
+
+// Every diagnostic of the CUDA translation (lib/Target/CUDA): programs the
+// verifiers and the analyses accept but the translation cannot lower.
+
+// A register buffer's shard sizes registers: its extents are constants.
+exogpu.proc @dynamic_registers(%N: size, %g: f32[%N] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @below {{CUDA translation: the shard of a CudaRmem buffer must have constant extents}}
+        %r = exogpu.alloc f32[%N] @CudaRmem
+        exogpu.assign %r[0] = 1.0 : f32[?] @CudaRmem
+      }
+    }
+  }
+}
+
+// -----
+
+// Shared memory has static offsets: its extents are constants.
+exogpu.proc @dynamic_shared(%N: size, %g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @below {{shared memory needs constant extents}}
+      %s = exogpu.alloc f32[%N] @CudaSmemLinear
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.assign %s[0] = 1.0 : f32[?] @CudaSmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+// A register-matrix element lives in some other thread's registers.
+exogpu.proc @matrix_element(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %d = exogpu.alloc f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+      exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+        // expected-error @below {{elements of Sm90_RmemMatrixD(64, 64) tiles are held in the registers of many threads and can only be accessed through instructions}}
+        exogpu.assign %g[0] = %d[0, 0] : f32[64] @CudaGmemLinear, f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+      }
+    }
+  }
+}
+
+// -----
+
+// TMA reads the innermost dimension contiguously.
+exogpu.proc @strided_map(%A: f32[64, 64] @CudaGmemLinear) {
+  // expected-error @below {{TMA needs the innermost dimension of the window to be the buffer's contiguous one}}
+  %m = exogpu.window %A[:, 0] @Sm90_tensorMap(128, 64) : f32[64, 64] @CudaGmemLinear
+}
+
+// -----
+
+// A swizzled box row fits the swizzle span.
+exogpu.proc @wide_box(%A: f32[64, 64] @CudaGmemLinear) {
+  // expected-error @below {{the box's inner extent (128 bytes) exceeds the 64-byte swizzle span}}
+  %m = exogpu.window %A[:, :] @Sm90_tensorMap(64, 64, 32) : f32[64, 64] @CudaGmemLinear
+}
+
+// -----
+
+// A proc parameter is a dense buffer.
+exogpu.proc @callee(%N: size, %g: f32[%N, 2] @CudaGmemLinear) {
+}
+exogpu.proc @strided_argument(%N: size, %g: f32[%N, 4] @CudaGmemLinear) {
+  // expected-error @below {{argument 0 is not a contiguous block of its buffer, which a proc parameter needs}}
+  exogpu.call @callee[%N](%g[:, 0:2]) : f32[?, 4] @CudaGmemLinear
+}
+
+// -----
+
+// setmaxnreg sets the registers of whole warpgroups.
+exogpu.proc @mixed_budgets(%g: f32[64] @CudaGmemLinear) {
+  // expected-error @below {{warp groups "a" and "b" share a warpgroup but ask for different register counts; setmaxnreg applies to whole warpgroups}}
+  exogpu.device_function(warps = ["a" = (2, 40, 0), "b" = (2, 0, 232)]) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+    }
+  }
+}
+
+// -----
+
+// With setmaxnreg, the warp groups fill whole warpgroups.
+exogpu.proc @partial_warpgroup(%g: f32[64] @CudaGmemLinear) {
+  // expected-error @below {{with setmaxnreg, the warp config must fill whole warpgroups (4 warps each)}}
+  exogpu.device_function(warps = ["a" = (4, 40, 0), "b" = (2, 0, 232)]) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+    }
+  }
+}
+
+// -----
+
+// The task generator enumerates a rectangular nest.
+exogpu.proc @triangular_tasks(%N: size, %g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %a in cuda_tasks(0, %N) {
+      // expected-error @below {{the bounds of a cuda_tasks loop must not depend on an enclosing cuda_tasks iterator}}
+      exogpu.for %b in cuda_tasks(0, %a) {
+      }
+    }
+  }
+}
+
+// -----
+
+// Each thread of an mbarrier arrive is one arrival.
+exogpu.proc @arrive_count(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 64) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %bar = exogpu.alloc barrier @CudaMbarrier
+      // expected-error @below {{mbarrier arrives take N = 1 (one arrival per thread)}}
+      exogpu.arrive(cuda_in_order, 2) >> %bar : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+    }
+  }
+}
+
+// -----
+
+// An mbarrier counts one collective's arrivals per phase.
+exogpu.proc @arrive_sizes(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 64) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %bar = exogpu.alloc barrier @CudaMbarrier
+      exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.for %w in cuda_threads(0, 2, unit = cuda_warp) {
+        // expected-error @below {{every arrive on an mbarrier must come from collectives of the same size: this one brings 32 arrival(s), an earlier one 64}}
+        exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      }
+      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+    }
+  }
+}
+
+// -----
+
+// A CTA has 15 named barriers.
+exogpu.proc @named_barriers(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 1024) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %p in cuda_threads(0, 16, unit = 2 * cuda_warp) {
+        // expected-error @below {{the kernel needs more than the 15 named barriers a CTA has}}
+        exogpu.fence(cuda_in_order, cuda_in_order)
+      }
+    }
+  }
+}
+
+// -----
+
+// __syncwarp(mask) synchronizes aligned power-of-two lane groups.
+exogpu.proc @odd_lanes(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 24) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %p in cuda_threads(0, 2, unit = 12 * cuda_thread) {
+        // expected-error @below {{a Fence by 12 threads of a warp needs a power-of-two collective}}
+        exogpu.fence(cuda_in_order, cuda_in_order)
+      }
+    }
+  }
+}
+
+// -----
+
+// Named barriers count whole warps.
+exogpu.proc @partial_warps(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 96) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %p in cuda_threads(0, 2, unit = 48 * cuda_thread) {
+        // expected-error @below {{a Fence by 48 threads needs whole warps}}
+        exogpu.fence(cuda_in_order, cuda_in_order)
+      }
+    }
+  }
+}
+
+// -----
+
+// ... and contiguous ones.
+exogpu.proc @strided_warps(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %p in cuda_threads(0, 2, unit = 64 * cuda_threads_strided(1, 2)) {
+        // expected-error @below {{a synchronization of 64 threads needs them to be whole, contiguous warps}}
+        exogpu.fence(cuda_in_order, cuda_in_order)
+      }
+    }
+  }
+}
+
+// -----
+
+// Only the cluster barrier spans CTAs.
+exogpu.proc @two_of_four_ctas(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(clusterDim = 4, blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %p in cuda_threads(0, 2, unit = 2 * cuda_cta_in_cluster) {
+        // expected-error @below {{a Fence by 64 threads spans CTAs but not the whole cluster}}
+        exogpu.fence(cuda_in_order, cuda_in_order)
+      }
+    }
+  }
+}
+
+// -----
+
+// A Fence cannot wait for TMA loads.
+exogpu.proc @fence_on_tma(%g: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @below {{TMA loads complete through the mbarrier they arrive at: await that barrier instead of a Fence on tma_to_smem_async}}
+      exogpu.fence(tma_to_smem_async, cuda_in_order)
+    }
+  }
+}
+
+// -----
+
+// A multicast arrive reaches the same element in other CTAs.
+exogpu.proc @multicast_within_cta(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 256) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %bar = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
+        // expected-error @below {{a multicast barrier window may only span the CTAs of the cluster}}
+        exogpu.arrive(cuda_in_order, 1) >> %bar[%wg] >> %bar[:] : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%wg], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+      }
+    }
+  }
+}
+
+// -----
+
+// ... of one barrier variable.
+exogpu.proc @multicast_two_variables(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %a = exogpu.alloc barrier @CudaMbarrier
+      %b = exogpu.alloc barrier @CudaMbarrier
+      // expected-error @below {{a multicast arrive names one barrier variable}}
+      exogpu.arrive(cuda_in_order, 1) >> %a >> %b : barrier @CudaMbarrier, barrier @CudaMbarrier
+      exogpu.await(%a, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.await(%b, cuda_in_order, 0) : barrier @CudaMbarrier
+    }
+  }
+}
+
+// -----
+
+// A commit-group await waits for groups some arrive commits.
+exogpu.proc @nothing_committed(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        %cg = exogpu.alloc barrier @CudaCommitGroup
+        // expected-error @below {{no arrive commits to this commit group}}
+        exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
+      }
+    }
+  }
+}
+
+// -----
+
+// N >= 0 pairs an mbarrier await with the awaiting threads' own arrives.
+exogpu.proc @foreign_arrive(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(warps = ["p" = (1, 0, 0), "c" = (1, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %bar = exogpu.alloc barrier @CudaMbarrier
+      exogpu.warps "p" {
+        exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      }
+      exogpu.warps "c" {
+        // expected-error @below {{an mbarrier await with N >= 0 pairs with the threads' own arrives; use N < 0 (ring lag ~N) to wait for other threads' arrives}}
+        exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+      }
+    }
+  }
+}
+
+// -----
+
+// A call that completes on an mbarrier the arrive expects the bytes of runs
+// unconditionally.
+exogpu.proc @conditional_tma(%A: f32[128, 32] @CudaGmemLinear) {
+  %map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32) : f32[128, 32] @CudaGmemLinear
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %smem = exogpu.alloc f32[128, 32] @Sm90_SmemSwizzled(128)
+      %full = exogpu.alloc barrier @CudaMbarrier
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.if %task == 0 {
+          // expected-error @below {{a call completing on an mbarrier may only be nested in seq loops with constant trip counts between it and the arrive that expects its bytes}}
+          exogpu.call @Sm90_tma_load_128x32_f32(%smem, %map) >> %full : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
+        }
+        exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
+      }
+      exogpu.await(%full, cuda_generic_and_async, -1) : barrier @CudaMbarrier
+    }
+  }
+}
+
+// -----
+
+// {bar} names an mbarrier slot.
+exogpu.instr @committed_copy(%dst: f32[4] @CudaSmemLinear {out_of_order, init = Sm80_cp_async_qual, ext = [Sm80_cp_async_qual]}, %src: f32[4] @CudaGmemLinear {out_of_order, init = Sm80_cp_async_qual, ext = [Sm80_cp_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup, cuda = "copy({dst}, {src}, {bar});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i] : f32[4] @CudaSmemLinear, f32[4] @CudaGmemLinear
+  }
+}
+exogpu.proc @bar_of_commit_group(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %s = exogpu.alloc f32[4] @CudaSmemLinear
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        %cg = exogpu.alloc barrier @CudaCommitGroup
+        // expected-error @below {{{bar} needs a call that completes on a CudaMbarrier (`>> z`)}}
+        exogpu.call @committed_copy(%s, %g) >> %cg : f32[4] @CudaSmemLinear, f32[4] @CudaGmemLinear, barrier @CudaCommitGroup
+        exogpu.arrive(Sm80_cp_async, 1) >> %cg : barrier @CudaCommitGroup
+        exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
+      }
+    }
+  }
+}
+
+// -----
+
+// An instruction a kernel calls has a CUDA template.
+exogpu.instr @no_template(%dst: f32[4] @CudaGmemLinear) target = cuda, unit = cuda_thread {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = 0.0 : f32[4] @CudaGmemLinear
+  }
+}
+exogpu.proc @untranslatable(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        // expected-error @below {{instruction no_template has no CUDA template}}
+        exogpu.call @no_template(%g) : f32[4] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+// {p.regs} makes one 32-bit (or f64) asm operand per element.
+exogpu.instr @bf16_operands(%r: bf16[4] @CudaRmem) target = cuda, unit = cuda_thread, cuda = "asm volatile(\"\" : {r.regs});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %r[%i] = 0.0 : bf16[4] @CudaRmem
+  }
+}
+exogpu.proc @packed_registers(%g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        %r = exogpu.alloc bf16[4] @CudaRmem
+        // expected-error @below {{{r.regs} needs 32-bit or f64 elements}}
+        exogpu.call @bf16_operands(%r) : bf16[4] @CudaRmem
+      }
+    }
+  }
+}
