@@ -119,6 +119,14 @@ static LogicalResult rewriteDims(
     refusal.at(alloc.getLoc()) << "buffer rewrites apply to data buffers";
     return failure();
   }
+  // A statement that never runs satisfies every condition; its extents
+  // must still be positive.
+  for (AffineExpr extent : newExtents)
+    if (auto c = dyn_cast<AffineConstantExpr>(extent); c && c.getValue() <= 0) {
+      refusal.at(alloc.getLoc()) << "the rewrite would give '" << nameOf(alloc)
+                                 << "' an extent of " << c.getValue();
+      return failure();
+    }
   Operation *unknown = nullptr;
   FailureOr<SmallVector<BufferUse>> uses =
       getBufferUses(alloc.getResult(), &unknown);

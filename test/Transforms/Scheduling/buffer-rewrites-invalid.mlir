@@ -586,3 +586,21 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A statement that never runs satisfies every legality condition, but
+// extents stay positive.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @never_runs() {
+    exogpu.for %i in seq(0, 0) {
+      // expected-error @below {{the rewrite would give 't' an extent of 0}}
+      %t = exogpu.alloc f32[1] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.divide_dim %a dim 0 by 2 : !transform.any_op
+    transform.yield
+  }
+}

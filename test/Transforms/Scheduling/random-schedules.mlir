@@ -2,16 +2,26 @@
 // proc, --exogpu-test-random-schedule tries random rewrites with random
 // targets and parameters (refused ones change nothing); the copy verifies
 // after every applied rewrite (a failure is an error) and a remark counts
-// them.
-// RUN: exogpu-opt %s --exogpu-test-random-schedule="seed=1 steps=60" -o %t.1.mlir 2>&1 | FileCheck %s
-// RUN: exogpu-opt %s --exogpu-test-random-schedule="seed=2 steps=60" -o %t.2.mlir 2>&1 | FileCheck %s
-// RUN: exogpu-opt %s --exogpu-test-random-schedule="seed=3 steps=60" -o %t.3.mlir 2>&1 | FileCheck %s
-// RUN: exogpu-opt %s --exogpu-test-random-schedule="seed=4 steps=60" -o %t.4.mlir 2>&1 | FileCheck %s
-// CHECK: remark: random schedule of @matmul_scheduled: {{[1-9][0-9]*}} of 60 rewrites applied
-// CHECK: remark: random schedule of @stencil_scheduled: {{[1-9][0-9]*}} of 60 rewrites applied
-// CHECK: remark: random schedule of @scan_scheduled: {{[1-9][0-9]*}} of 60 rewrites applied
-// CHECK: remark: random schedule of @guarded_scheduled: {{[1-9][0-9]*}} of 60 rewrites applied
-// CHECK: remark: random schedule of @transpose_add_scheduled: {{[1-9][0-9]*}} of 60 rewrites applied
+// them. exogpu-run then compares each copy's sequential meaning with its
+// original's on the same pseudo-random inputs (docs/running.md): every
+// applied rewrite kept the meaning.
+// RUN: exogpu-opt %s --exogpu-test-random-schedule="seed=1 steps=80" -o %t.1.mlir 2>&1 | FileCheck %s
+// RUN: exogpu-run %t.1.mlir --proc=matmul_scheduled --compare=matmul --sizes=M=8,N=6,K=5
+// RUN: exogpu-run %t.1.mlir --proc=stencil_scheduled --compare=stencil --sizes=N=7
+// RUN: exogpu-run %t.1.mlir --proc=scan_scheduled --compare=scan --sizes=N=7
+// RUN: exogpu-run %t.1.mlir --proc=guarded_scheduled --compare=guarded --sizes=N=7
+// RUN: exogpu-run %t.1.mlir --proc=transpose_add_scheduled --compare=transpose_add --sizes=N=5
+// RUN: exogpu-opt %s --exogpu-test-random-schedule="seed=2 steps=80" -o %t.2.mlir 2>&1 | FileCheck %s
+// RUN: exogpu-run %t.2.mlir --proc=matmul_scheduled --compare=matmul --sizes=M=8,N=6,K=5
+// RUN: exogpu-run %t.2.mlir --proc=stencil_scheduled --compare=stencil --sizes=N=7
+// RUN: exogpu-run %t.2.mlir --proc=scan_scheduled --compare=scan --sizes=N=7
+// RUN: exogpu-run %t.2.mlir --proc=guarded_scheduled --compare=guarded --sizes=N=7
+// RUN: exogpu-run %t.2.mlir --proc=transpose_add_scheduled --compare=transpose_add --sizes=N=5
+// CHECK: remark: random schedule of @matmul_scheduled: {{[1-9][0-9]*}} of 80 rewrites applied
+// CHECK: remark: random schedule of @stencil_scheduled: {{[1-9][0-9]*}} of 80 rewrites applied
+// CHECK: remark: random schedule of @scan_scheduled: {{[1-9][0-9]*}} of 80 rewrites applied
+// CHECK: remark: random schedule of @guarded_scheduled: {{[1-9][0-9]*}} of 80 rewrites applied
+// CHECK: remark: random schedule of @transpose_add_scheduled: {{[1-9][0-9]*}} of 80 rewrites applied
 
 // A GEMM with its zeroing: reductions commute, so loops reorder freely.
 exogpu.proc @matmul(%M: size, %N: size, %K: size, %A: f32[%M, %K] @DRAM, %B: f32[%K, %N] @DRAM, %C: f32[%M, %N] @DRAM) requires %M mod 4 == 0 {
