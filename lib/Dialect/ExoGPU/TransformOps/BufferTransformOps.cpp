@@ -52,23 +52,17 @@ getBuffer(transform::TransformOpInterface self,
          << "@" << proc.getSymName() << " has no parameter '" << *param << "'";
 }
 
-#define EDIT_EFFECTS(OpT)                                                      \
-  void OpT::getEffects(                                                        \
-      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
-    getEditEffects(*this, effects);                                            \
-  }
-
-EDIT_EFFECTS(LiftAllocOp)
-EDIT_EFFECTS(SinkAllocOp)
-EDIT_EFFECTS(ExpandDimOp)
-EDIT_EFFECTS(DivideDimOp)
-EDIT_EFFECTS(MultDimOp)
-EDIT_EFFECTS(RearrangeDimOp)
-EDIT_EFFECTS(ResizeDimOp)
-EDIT_EFFECTS(SetMemoryOp)
-EDIT_EFFECTS(SetPrecisionOp)
-EDIT_EFFECTS(StageMemOp)
-EDIT_EFFECTS(BindWindowOp)
+EXOGPU_EDIT_EFFECTS(LiftAllocOp)
+EXOGPU_EDIT_EFFECTS(SinkAllocOp)
+EXOGPU_EDIT_EFFECTS(ExpandDimOp)
+EXOGPU_EDIT_EFFECTS(DivideDimOp)
+EXOGPU_EDIT_EFFECTS(MultDimOp)
+EXOGPU_EDIT_EFFECTS(RearrangeDimOp)
+EXOGPU_EDIT_EFFECTS(ResizeDimOp)
+EXOGPU_EDIT_EFFECTS(SetMemoryOp)
+EXOGPU_EDIT_EFFECTS(SetPrecisionOp)
+EXOGPU_EDIT_EFFECTS(StageMemOp)
+EXOGPU_EDIT_EFFECTS(BindWindowOp)
 
 DiagnosedSilenceableFailure
 LiftAllocOp::apply(transform::TransformRewriter &rewriter,

@@ -17,31 +17,22 @@ using namespace mlir::exogpu;
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/GPUTransformOps.cpp.inc"
 
-#define EDIT_EFFECTS(OpT)                                                      \
-  void OpT::getEffects(                                                        \
-      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
-    getEditEffects(*this, effects);                                            \
-  }
+EXOGPU_EDIT_EFFECTS(SetLoopModeOp)
+EXOGPU_EDIT_EFFECTS(WrapDeviceFunctionOp)
+EXOGPU_EDIT_EFFECTS(WrapWarpsOp)
+EXOGPU_EDIT_EFFECTS(InsertFenceOp)
+EXOGPU_EDIT_EFFECTS(InsertArriveOp)
+EXOGPU_EDIT_EFFECTS(InsertAwaitOp)
+EXOGPU_EDIT_EFFECTS(InsertBarrierAllocOp)
+EXOGPU_EDIT_EFFECTS(SetTrailingBarrierOp)
 
-EDIT_EFFECTS(SetLoopModeOp)
-EDIT_EFFECTS(WrapDeviceFunctionOp)
-EDIT_EFFECTS(WrapWarpsOp)
-EDIT_EFFECTS(InsertFenceOp)
-EDIT_EFFECTS(InsertArriveOp)
-EDIT_EFFECTS(InsertAwaitOp)
-EDIT_EFFECTS(InsertBarrierAllocOp)
-EDIT_EFFECTS(SetTrailingBarrierOp)
-
-/// A sync timeline by name, or a silenceable failure.
-static DiagnosedSilenceableFailure
-parseTimeline(transform::TransformOpInterface self, StringRef text,
-              SyncTimeline &timeline) {
-  std::optional<SyncTimeline> tl = symbolizeSyncTimeline(text);
-  if (!tl)
-    return self.emitSilenceableError()
-           << "'" << text << "' is not a sync timeline (Fig. 16)";
-  timeline = *tl;
-  return DiagnosedSilenceableFailure::success();
+/// A sync timeline by name; a refusal at `loc` otherwise.
+static FailureOr<SyncTimeline> parseTimeline(StringRef text, Location loc,
+                                             Refusal &refusal) {
+  if (std::optional<SyncTimeline> tl = symbolizeSyncTimeline(text))
+    return *tl;
+  refusal.at(loc) << "'" << text << "' is not a sync timeline (Fig. 16)";
+  return failure();
 }
 
 DiagnosedSilenceableFailure
@@ -187,115 +178,117 @@ static FailureOr<ParsedAccess> parseBarrier(const InsertionPlace &place,
   return parseAccessText(text, at, loc, refusal, place.extraNames());
 }
 
+/// Inserts the statement `insert` builds at the place an insert op names
+/// and returns it in `result`.
+template <typename OpT>
+static DiagnosedSilenceableFailure applyInsert(
+    transform::TransformOpInterface self, transform::TransformState &state,
+    transform::TransformResults &results, Value target, StringRef position,
+    std::optional<StringRef> guardText, Value result,
+    function_ref<FailureOr<OpT>(const InsertionPlace &, const ParsedCondition *,
+                                Refusal &)>
+        insert) {
+  InsertionPlace place;
+  std::optional<ParsedCondition> guard;
+  if (DiagnosedSilenceableFailure diag =
+          getPlace(self, state, target, position, guardText, place, guard);
+      !diag.succeeded())
+    return diag;
+  Refusal refusal;
+  FailureOr<OpT> op = insert(place, guard ? &*guard : nullptr, refusal);
+  if (failed(op))
+    return refused(refusal, self->getLoc());
+  setResultOps(results, result, {*op});
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure
 InsertFenceOp::apply(transform::TransformRewriter &rewriter,
                      transform::TransformResults &results,
                      transform::TransformState &state) {
-  InsertionPlace place;
-  std::optional<ParsedCondition> guard;
-  if (DiagnosedSilenceableFailure diag = getPlace(
-          *this, state, getTarget(), getPosition(), getGuard(), place, guard);
-      !diag.succeeded())
-    return diag;
-  SyncTimeline pre, post;
-  if (DiagnosedSilenceableFailure diag = parseTimeline(*this, getPre(), pre);
-      !diag.succeeded())
-    return diag;
-  if (DiagnosedSilenceableFailure diag = parseTimeline(*this, getPost(), post);
-      !diag.succeeded())
-    return diag;
-  Refusal refusal;
-  FailureOr<FenceOp> fence = insertFence(rewriter, place, pre, post,
-                                         guard ? &*guard : nullptr, refusal);
-  if (failed(fence))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*fence});
-  return DiagnosedSilenceableFailure::success();
+  return applyInsert<FenceOp>(
+      *this, state, results, getTarget(), getPosition(), getGuard(),
+      getResult(),
+      [&](const InsertionPlace &place, const ParsedCondition *guard,
+          Refusal &refusal) -> FailureOr<FenceOp> {
+        FailureOr<SyncTimeline> pre =
+            parseTimeline(getPre(), getLoc(), refusal);
+        if (failed(pre))
+          return failure();
+        FailureOr<SyncTimeline> post =
+            parseTimeline(getPost(), getLoc(), refusal);
+        if (failed(post))
+          return failure();
+        return insertFence(rewriter, place, *pre, *post, guard, refusal);
+      });
 }
 
 DiagnosedSilenceableFailure
 InsertArriveOp::apply(transform::TransformRewriter &rewriter,
                       transform::TransformResults &results,
                       transform::TransformState &state) {
-  InsertionPlace place;
-  std::optional<ParsedCondition> guard;
-  if (DiagnosedSilenceableFailure diag = getPlace(
-          *this, state, getTarget(), getPosition(), getGuard(), place, guard);
-      !diag.succeeded())
-    return diag;
-  SyncTimeline timeline;
-  if (DiagnosedSilenceableFailure diag =
-          parseTimeline(*this, getTimeline(), timeline);
-      !diag.succeeded())
-    return diag;
-  Refusal refusal;
-  SmallVector<ParsedAccess> barriers;
-  for (Attribute text : getBarriers()) {
-    FailureOr<ParsedAccess> barrier = parseBarrier(
-        place, cast<StringAttr>(text).getValue(), getLoc(), refusal);
-    if (failed(barrier))
-      return refused(refusal, getLoc());
-    barriers.push_back(*barrier);
-  }
-  FailureOr<ArriveOp> arrive =
-      insertArrive(rewriter, place, timeline, getCount(), barriers,
-                   guard ? &*guard : nullptr, refusal);
-  if (failed(arrive))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*arrive});
-  return DiagnosedSilenceableFailure::success();
+  return applyInsert<ArriveOp>(
+      *this, state, results, getTarget(), getPosition(), getGuard(),
+      getResult(),
+      [&](const InsertionPlace &place, const ParsedCondition *guard,
+          Refusal &refusal) -> FailureOr<ArriveOp> {
+        FailureOr<SyncTimeline> timeline =
+            parseTimeline(getTimeline(), getLoc(), refusal);
+        if (failed(timeline))
+          return failure();
+        SmallVector<ParsedAccess> barriers;
+        for (Attribute text : getBarriers()) {
+          FailureOr<ParsedAccess> barrier = parseBarrier(
+              place, cast<StringAttr>(text).getValue(), getLoc(), refusal);
+          if (failed(barrier))
+            return failure();
+          barriers.push_back(*barrier);
+        }
+        return insertArrive(rewriter, place, *timeline, getCount(), barriers,
+                            guard, refusal);
+      });
 }
 
 DiagnosedSilenceableFailure
 InsertAwaitOp::apply(transform::TransformRewriter &rewriter,
                      transform::TransformResults &results,
                      transform::TransformState &state) {
-  InsertionPlace place;
-  std::optional<ParsedCondition> guard;
-  if (DiagnosedSilenceableFailure diag = getPlace(
-          *this, state, getTarget(), getPosition(), getGuard(), place, guard);
-      !diag.succeeded())
-    return diag;
-  SyncTimeline timeline;
-  if (DiagnosedSilenceableFailure diag =
-          parseTimeline(*this, getTimeline(), timeline);
-      !diag.succeeded())
-    return diag;
-  Refusal refusal;
-  FailureOr<ParsedAccess> barrier =
-      parseBarrier(place, getBarrier(), getLoc(), refusal);
-  if (failed(barrier))
-    return refused(refusal, getLoc());
-  FailureOr<AwaitOp> await =
-      insertAwait(rewriter, place, *barrier, timeline, getCount(),
-                  guard ? &*guard : nullptr, refusal);
-  if (failed(await))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*await});
-  return DiagnosedSilenceableFailure::success();
+  return applyInsert<AwaitOp>(
+      *this, state, results, getTarget(), getPosition(), getGuard(),
+      getResult(),
+      [&](const InsertionPlace &place, const ParsedCondition *guard,
+          Refusal &refusal) -> FailureOr<AwaitOp> {
+        FailureOr<SyncTimeline> timeline =
+            parseTimeline(getTimeline(), getLoc(), refusal);
+        if (failed(timeline))
+          return failure();
+        FailureOr<ParsedAccess> barrier =
+            parseBarrier(place, getBarrier(), getLoc(), refusal);
+        if (failed(barrier))
+          return failure();
+        return insertAwait(rewriter, place, *barrier, *timeline, getCount(),
+                           guard, refusal);
+      });
 }
 
 DiagnosedSilenceableFailure
 InsertBarrierAllocOp::apply(transform::TransformRewriter &rewriter,
                             transform::TransformResults &results,
                             transform::TransformState &state) {
-  InsertionPlace place;
-  std::optional<ParsedCondition> guard;
-  if (DiagnosedSilenceableFailure diag = getPlace(
-          *this, state, getTarget(), getPosition(), std::nullopt, place, guard);
-      !diag.succeeded())
-    return diag;
-  std::optional<BarrierKind> kind = symbolizeBarrierKind(getMechanism());
-  if (!kind)
-    return emitSilenceableError()
-           << "'" << getMechanism() << "' is not a barrier mechanism (Fig. 13)";
-  Refusal refusal;
-  FailureOr<AllocOp> alloc = insertBarrierAlloc(
-      rewriter, place, getName(), getShape(), *kind, getGuarded(), refusal);
-  if (failed(alloc))
-    return refused(refusal, getLoc());
-  setResultOps(results, getResult(), {*alloc});
-  return DiagnosedSilenceableFailure::success();
+  return applyInsert<AllocOp>(
+      *this, state, results, getTarget(), getPosition(), std::nullopt,
+      getResult(),
+      [&](const InsertionPlace &place, const ParsedCondition *,
+          Refusal &refusal) -> FailureOr<AllocOp> {
+        std::optional<BarrierKind> kind = symbolizeBarrierKind(getMechanism());
+        if (!kind) {
+          refusal.at(getLoc()) << "'" << getMechanism()
+                               << "' is not a barrier mechanism (Fig. 13)";
+          return failure();
+        }
+        return insertBarrierAlloc(rewriter, place, getName(), getShape(), *kind,
+                                  getGuarded(), refusal);
+      });
 }
 
 DiagnosedSilenceableFailure

@@ -63,6 +63,13 @@ DiagnosedSilenceableFailure
 runRewrite(transform::TransformOpInterface self, Operation *proc,
            function_ref<LogicalResult(Refusal &)> rewrite);
 
+/// Defines OpT::getEffects as the effects of an edit op.
+#define EXOGPU_EDIT_EFFECTS(OpT)                                               \
+  void OpT::getEffects(                                                        \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    getEditEffects(*this, effects);                                            \
+  }
+
 /// Gets the single payload op of type OpT of `handle` into a new variable
 /// `var`, or returns the silenceable failure from the enclosing apply().
 #define EXOGPU_GET_SINGLE(OpT, var, handle, what)                              \
