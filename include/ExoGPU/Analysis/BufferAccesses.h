@@ -1,5 +1,4 @@
-//===- BufferAccesses.h - what statements read, write and reduce -*- C++
-//-*-===//
+//===- BufferAccesses.h - What statements read, write, reduce -*- C++ -*-===//
 //
 // Part of ExoGPU. The access relations of the scheduling legality checks
 // (Exo's effect analysis, seeds/002 Sec. 2.3 "Exo Rewrites"): every leaf

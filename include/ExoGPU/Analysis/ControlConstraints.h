@@ -1,5 +1,4 @@
-//===- ControlConstraints.h - Presburger sets over control values -*- C++
-//-*-===//
+//===- ControlConstraints.h - Presburger sets over controls --*- C++ -*-===//
 //
 // Part of ExoGPU. The legality checks of the scheduling rewrites ask whether
 // some statement instances exist: "is there an iteration of s1 and a later

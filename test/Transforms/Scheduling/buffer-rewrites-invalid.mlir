@@ -604,3 +604,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// set_memory and stage_mem name an exogpu memory (Fig. 12).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'Nowhere' is not an exogpu memory (Fig. 12)}}
+    transform.exogpu.set_memory %a to "Nowhere" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match kind "for" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'Nowhere' is not an exogpu memory (Fig. 12)}}
+    %a, %b, %c = transform.exogpu.stage_mem %l window "x[0 : 4]" into "s" memory "Nowhere" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -360,3 +360,94 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// wrap_warps takes a range of two integers.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.exogpu.match kind "for" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{range needs two integers: lo, hi}}
+    %w = transform.exogpu.wrap_warps %k range [0, 1, 2] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// wrap_device_function moves parameters to an exogpu memory.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.exogpu.match kind "for" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'Nowhere' is not an exogpu memory (Fig. 12)}}
+    %d = transform.exogpu.wrap_device_function %k tasks 1 params_to "Nowhere" {blockDim = 32} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// insert_fence checks its second timeline too.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'cuda_later' is not a sync timeline (Fig. 16)}}
+    %f = transform.exogpu.insert_fence %t at "before" "cuda_in_order", "cuda_later" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{position must be "before", "after", "start" or "end"}}
+    %a = transform.exogpu.insert_arrive %t at "inside" "cuda_in_order" count 1 to ["z[0]"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'cuda_sometimes' is not a sync timeline (Fig. 16)}}
+    %a = transform.exogpu.insert_arrive %t at "after" "cuda_sometimes" count 1 to ["z[0]"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{position must be "before", "after", "start" or "end"}}
+    %w = transform.exogpu.insert_await %t at "inside" "z[0]" "cuda_in_order" count 0 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'cuda_sometimes' is not a sync timeline (Fig. 16)}}
+    %w = transform.exogpu.insert_await %t at "before" "z[0]" "cuda_sometimes" count 0 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.exogpu.match iter "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{position must be "before", "after", "start" or "end"}}
+    %z = transform.exogpu.insert_barrier_alloc %t at "inside" "z" [1] "CudaMbarrier" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

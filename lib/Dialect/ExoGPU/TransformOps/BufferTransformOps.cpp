@@ -189,6 +189,10 @@ static Operation *procOf(Value buffer) {
   return isa<ProcOp>(parent) ? parent : parent->getParentOfType<ProcOp>();
 }
 
+LogicalResult SetMemoryOp::verify() {
+  return verifyMemoryName(*this, getMemory());
+}
+
 DiagnosedSilenceableFailure
 SetMemoryOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
@@ -198,11 +202,7 @@ SetMemoryOp::apply(transform::TransformRewriter &rewriter,
           getBuffer(*this, state, getTarget(), getParam(), buffer);
       !diag.succeeded())
     return diag;
-  MemoryAttr memory;
-  if (DiagnosedSilenceableFailure diag =
-          parseMemory(*this, getMemory(), memory);
-      !diag.succeeded())
-    return diag;
+  MemoryAttr memory = parseMemoryName(getContext(), getMemory());
   return runRewrite(*this, procOf(buffer), [&](Refusal &refusal) {
     return exogpu::setMemory(rewriter, buffer, memory, refusal);
   });
@@ -222,6 +222,10 @@ SetPrecisionOp::apply(transform::TransformRewriter &rewriter,
   });
 }
 
+LogicalResult StageMemOp::verify() {
+  return verifyMemoryName(*this, getMemory());
+}
+
 DiagnosedSilenceableFailure
 StageMemOp::apply(transform::TransformRewriter &rewriter,
                   transform::TransformResults &results,
@@ -231,11 +235,7 @@ StageMemOp::apply(transform::TransformRewriter &rewriter,
           getStatementBlock(*this, state, getTarget(), block);
       !diag.succeeded())
     return diag;
-  MemoryAttr memory;
-  if (DiagnosedSilenceableFailure diag =
-          parseMemory(*this, getMemory(), memory);
-      !diag.succeeded())
-    return diag;
+  MemoryAttr memory = parseMemoryName(getContext(), getMemory());
   Operation *proc = block.front()->getParentOfType<ProcOp>();
   Refusal refusal;
   FailureOr<ParsedAccess> window =

@@ -1,5 +1,4 @@
-//===- GPUTransformOps.cpp - GPU annotations
-//-------------------------------===//
+//===- GPUTransformOps.cpp - GPU annotations -------------------*- C++ -*-===//
 //
 // Part of ExoGPU. The transform ops of GPUTransformOps.td: payload checks,
 // then the rewrites of Scheduling/GPURewrites.h.
@@ -26,13 +25,32 @@ EXOGPU_EDIT_EFFECTS(InsertAwaitOp)
 EXOGPU_EDIT_EFFECTS(InsertBarrierAllocOp)
 EXOGPU_EDIT_EFFECTS(SetTrailingBarrierOp)
 
-/// A sync timeline by name; a refusal at `loc` otherwise.
-static FailureOr<SyncTimeline> parseTimeline(StringRef text, Location loc,
-                                             Refusal &refusal) {
-  if (std::optional<SyncTimeline> tl = symbolizeSyncTimeline(text))
-    return *tl;
-  refusal.at(loc) << "'" << text << "' is not a sync timeline (Fig. 16)";
-  return failure();
+/// The collective unit `text` names (`cuda_thread`, `4 * cuda_warp`;
+/// Fig. 11), or null.
+static CollUnitAttr parseUnit(MLIRContext *ctx, StringRef text) {
+  // Parse quietly: the verifier reports a bad unit at the transform op.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  return dyn_cast_or_null<CollUnitAttr>(
+      parseAttribute(("#exogpu.unit<" + text + ">").str(), ctx));
+}
+
+/// Verifier rule: `text` names a sync timeline (Fig. 16).
+static LogicalResult verifyTimeline(Operation *op, StringRef text) {
+  if (symbolizeSyncTimeline(text))
+    return success();
+  return op->emitOpError() << "'" << text
+                           << "' is not a sync timeline (Fig. 16)";
+}
+
+LogicalResult SetLoopModeOp::verify() {
+  if (!symbolizeLoopMode(getMode()))
+    return emitOpError() << "'" << getMode()
+                         << "' is not a loop mode (seq, cuda_tasks or "
+                            "cuda_threads)";
+  if (getUnit() && !parseUnit(getContext(), *getUnit()))
+    return emitOpError() << "'" << *getUnit()
+                         << "' is not a collective unit (Fig. 11)";
+  return success();
 }
 
 DiagnosedSilenceableFailure
@@ -44,23 +62,10 @@ SetLoopModeOp::apply(transform::TransformRewriter &rewriter,
           getSingle<ForOp>(*this, state, getTarget(), "a loop", loop);
       !diag.succeeded())
     return diag;
-  std::optional<LoopMode> mode = symbolizeLoopMode(getMode());
-  if (!mode)
-    return emitSilenceableError()
-           << "'" << getMode()
-           << "' is not a loop mode (seq, cuda_tasks or cuda_threads)";
-  CollUnitAttr unit;
-  if (getUnit()) {
-    ScopedDiagnosticHandler quiet(getContext(),
-                                  [](Diagnostic &) { return success(); });
-    unit = dyn_cast_or_null<CollUnitAttr>(parseAttribute(
-        ("#exogpu.unit<" + *getUnit() + ">").str(), getContext()));
-    if (!unit)
-      return emitSilenceableError()
-             << "'" << *getUnit() << "' is not a collective unit (Fig. 11)";
-  }
+  CollUnitAttr unit = getUnit() ? parseUnit(getContext(), *getUnit()) : nullptr;
   Refusal refusal;
-  if (failed(setLoopMode(rewriter, loop, *mode, unit, refusal)))
+  if (failed(setLoopMode(rewriter, loop, *symbolizeLoopMode(getMode()), unit,
+                         refusal)))
     return refused(refusal, getLoc());
   return DiagnosedSilenceableFailure::success();
 }
@@ -68,6 +73,8 @@ SetLoopModeOp::apply(transform::TransformRewriter &rewriter,
 LogicalResult WrapDeviceFunctionOp::verify() {
   if (getBlockDim().has_value() == static_cast<bool>(getWarps()))
     return emitOpError("needs either blockDim or a warp config (warps)");
+  if (getParamsTo())
+    return verifyMemoryName(*this, *getParamsTo());
   return success();
 }
 
@@ -85,10 +92,7 @@ WrapDeviceFunctionOp::apply(transform::TransformRewriter &rewriter,
   config.blockDim = getBlockDim();
   config.warps = getWarpsAttr();
   if (getParamsTo())
-    if (DiagnosedSilenceableFailure diag =
-            parseMemory(*this, *getParamsTo(), config.paramMemory);
-        !diag.succeeded())
-      return diag;
+    config.paramMemory = parseMemoryName(getContext(), *getParamsTo());
   Refusal refusal;
   FailureOr<DeviceFunctionOp> kernel =
       wrapDeviceFunction(rewriter, nest, getTasks(), config, refusal);
@@ -127,32 +131,41 @@ WrapWarpsOp::apply(transform::TransformRewriter &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
-/// The place an insert op names, its parsed guard, or a silenceable
+/// The kind of place `position` names: `before`, `after`, `start`, `end`.
+static std::optional<InsertionPlace::Kind> symbolizePosition(StringRef text) {
+  return llvm::StringSwitch<std::optional<InsertionPlace::Kind>>(text)
+      .Case("before", InsertionPlace::Before)
+      .Case("after", InsertionPlace::After)
+      .Case("start", InsertionPlace::Start)
+      .Case("end", InsertionPlace::End)
+      .Default(std::nullopt);
+}
+
+/// Verifier rule of the insert ops: `position` names a place.
+static LogicalResult verifyPosition(Operation *op, StringRef position) {
+  if (symbolizePosition(position))
+    return success();
+  return op->emitOpError()
+         << "position must be \"before\", \"after\", \"start\" or \"end\"";
+}
+
+/// The place an insert op names and its parsed guard, or a silenceable
 /// failure.
 static DiagnosedSilenceableFailure
 getPlace(transform::TransformOpInterface self, transform::TransformState &state,
          Value target, StringRef position, std::optional<StringRef> guardText,
          InsertionPlace &place, std::optional<ParsedCondition> &guard) {
-  std::optional<InsertionPlace::Kind> kind =
-      llvm::StringSwitch<std::optional<InsertionPlace::Kind>>(position)
-          .Case("before", InsertionPlace::Before)
-          .Case("after", InsertionPlace::After)
-          .Case("start", InsertionPlace::Start)
-          .Case("end", InsertionPlace::End)
-          .Default(std::nullopt);
-  if (!kind)
-    return self.emitSilenceableError()
-           << "position must be \"before\", \"after\", \"start\" or \"end\"";
   Operation *anchor = nullptr;
   if (DiagnosedSilenceableFailure diag = getSingleStatement(
           self, state, target, "a statement", isProcStatement, anchor);
       !diag.succeeded())
     return diag;
-  place = {anchor, *kind};
+  place = {anchor, *symbolizePosition(position)};
   if (guardText) {
     Refusal refusal;
     Operation *at = anchor;
-    if (*kind == InsertionPlace::Start || *kind == InsertionPlace::End)
+    if (place.kind == InsertionPlace::Start ||
+        place.kind == InsertionPlace::End)
       if (Block *body =
               anchor->getNumRegions() ? &anchor->getRegion(0).front() : nullptr;
           body && !body->empty())
@@ -202,6 +215,34 @@ static DiagnosedSilenceableFailure applyInsert(
   return DiagnosedSilenceableFailure::success();
 }
 
+LogicalResult InsertFenceOp::verify() {
+  if (failed(verifyPosition(*this, getPosition())) ||
+      failed(verifyTimeline(*this, getPre())))
+    return failure();
+  return verifyTimeline(*this, getPost());
+}
+
+LogicalResult InsertArriveOp::verify() {
+  if (failed(verifyPosition(*this, getPosition())))
+    return failure();
+  return verifyTimeline(*this, getTimeline());
+}
+
+LogicalResult InsertAwaitOp::verify() {
+  if (failed(verifyPosition(*this, getPosition())))
+    return failure();
+  return verifyTimeline(*this, getTimeline());
+}
+
+LogicalResult InsertBarrierAllocOp::verify() {
+  if (failed(verifyPosition(*this, getPosition())))
+    return failure();
+  if (symbolizeBarrierKind(getMechanism()))
+    return success();
+  return emitOpError() << "'" << getMechanism()
+                       << "' is not a barrier mechanism (Fig. 13)";
+}
+
 DiagnosedSilenceableFailure
 InsertFenceOp::apply(transform::TransformRewriter &rewriter,
                      transform::TransformResults &results,
@@ -211,15 +252,8 @@ InsertFenceOp::apply(transform::TransformRewriter &rewriter,
       getResult(),
       [&](const InsertionPlace &place, const ParsedCondition *guard,
           Refusal &refusal) -> FailureOr<FenceOp> {
-        FailureOr<SyncTimeline> pre =
-            parseTimeline(getPre(), getLoc(), refusal);
-        if (failed(pre))
-          return failure();
-        FailureOr<SyncTimeline> post =
-            parseTimeline(getPost(), getLoc(), refusal);
-        if (failed(post))
-          return failure();
-        return insertFence(rewriter, place, *pre, *post, guard, refusal);
+        return insertFence(rewriter, place, *symbolizeSyncTimeline(getPre()),
+                           *symbolizeSyncTimeline(getPost()), guard, refusal);
       });
 }
 
@@ -232,10 +266,6 @@ InsertArriveOp::apply(transform::TransformRewriter &rewriter,
       getResult(),
       [&](const InsertionPlace &place, const ParsedCondition *guard,
           Refusal &refusal) -> FailureOr<ArriveOp> {
-        FailureOr<SyncTimeline> timeline =
-            parseTimeline(getTimeline(), getLoc(), refusal);
-        if (failed(timeline))
-          return failure();
         SmallVector<ParsedAccess> barriers;
         for (Attribute text : getBarriers()) {
           FailureOr<ParsedAccess> barrier = parseBarrier(
@@ -244,8 +274,9 @@ InsertArriveOp::apply(transform::TransformRewriter &rewriter,
             return failure();
           barriers.push_back(*barrier);
         }
-        return insertArrive(rewriter, place, *timeline, getCount(), barriers,
-                            guard, refusal);
+        return insertArrive(rewriter, place,
+                            *symbolizeSyncTimeline(getTimeline()), getCount(),
+                            barriers, guard, refusal);
       });
 }
 
@@ -258,15 +289,12 @@ InsertAwaitOp::apply(transform::TransformRewriter &rewriter,
       getResult(),
       [&](const InsertionPlace &place, const ParsedCondition *guard,
           Refusal &refusal) -> FailureOr<AwaitOp> {
-        FailureOr<SyncTimeline> timeline =
-            parseTimeline(getTimeline(), getLoc(), refusal);
-        if (failed(timeline))
-          return failure();
         FailureOr<ParsedAccess> barrier =
             parseBarrier(place, getBarrier(), getLoc(), refusal);
         if (failed(barrier))
           return failure();
-        return insertAwait(rewriter, place, *barrier, *timeline, getCount(),
+        return insertAwait(rewriter, place, *barrier,
+                           *symbolizeSyncTimeline(getTimeline()), getCount(),
                            guard, refusal);
       });
 }
@@ -280,13 +308,8 @@ InsertBarrierAllocOp::apply(transform::TransformRewriter &rewriter,
       getResult(),
       [&](const InsertionPlace &place, const ParsedCondition *,
           Refusal &refusal) -> FailureOr<AllocOp> {
-        std::optional<BarrierKind> kind = symbolizeBarrierKind(getMechanism());
-        if (!kind) {
-          refusal.at(getLoc()) << "'" << getMechanism()
-                               << "' is not a barrier mechanism (Fig. 13)";
-          return failure();
-        }
-        return insertBarrierAlloc(rewriter, place, getName(), getShape(), *kind,
+        return insertBarrierAlloc(rewriter, place, getName(), getShape(),
+                                  *symbolizeBarrierKind(getMechanism()),
                                   getGuarded(), refusal);
       });
 }

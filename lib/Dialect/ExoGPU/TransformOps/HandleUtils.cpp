@@ -154,17 +154,17 @@ void mlir::exogpu::getEditEffects(
   transform::modifiesPayload(effects);
 }
 
-DiagnosedSilenceableFailure
-mlir::exogpu::parseMemory(transform::TransformOpInterface self, StringRef text,
-                          MemoryAttr &memory) {
-  MLIRContext *ctx = self->getContext();
-  // Parse quietly: a bad name is reported below, at the transform op.
+MemoryAttr mlir::exogpu::parseMemoryName(MLIRContext *ctx, StringRef text) {
+  // Parse quietly: the verifier reports a bad name at the transform op.
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   text.consume_front("@");
-  memory = dyn_cast_or_null<MemoryAttr>(
+  return dyn_cast_or_null<MemoryAttr>(
       parseAttribute(("#exogpu.mem<@" + text + ">").str(), ctx));
-  if (memory)
-    return DiagnosedSilenceableFailure::success();
-  return self.emitSilenceableError()
-         << "'" << text << "' is not an exogpu memory (Fig. 12)";
+}
+
+LogicalResult mlir::exogpu::verifyMemoryName(Operation *op, StringRef text) {
+  if (parseMemoryName(op->getContext(), text))
+    return success();
+  return op->emitOpError() << "'" << text
+                           << "' is not an exogpu memory (Fig. 12)";
 }

@@ -87,10 +87,12 @@ DiagnosedSilenceableFailure refused(Refusal &refusal, Location fallback);
 DiagnosedSilenceableFailure
 verifyRewritten(transform::TransformOpInterface self, Operation *proc);
 
-/// Parses a memory written as in exogpu IR (`CudaSmemLinear`,
-/// `Sm80_RmemMatrixD(16, 8)`); a silenceable failure at `self` otherwise.
-DiagnosedSilenceableFailure parseMemory(transform::TransformOpInterface self,
-                                        StringRef text, MemoryAttr &memory);
+/// The memory `text` names, written as in exogpu IR (`CudaSmemLinear`,
+/// `Sm80_RmemMatrixD(16, 8)`), or null.
+MemoryAttr parseMemoryName(MLIRContext *ctx, StringRef text);
+
+/// Verifier rule of the ops that take a memory: `text` names one (Fig. 12).
+LogicalResult verifyMemoryName(Operation *op, StringRef text);
 
 /// Sets result `result` to `ops` (null ops are left out).
 void setResultOps(transform::TransformResults &results, Value result,

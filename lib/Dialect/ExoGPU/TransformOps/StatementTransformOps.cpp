@@ -48,6 +48,11 @@ ReorderStmtsOp::apply(transform::TransformRewriter &rewriter,
   return verifyRewritten(*this, first->getParentOfType<ProcOp>());
 }
 
+LogicalResult BindExprOp::verify() {
+  return success(!getMemory() ||
+                 succeeded(verifyMemoryName(*this, *getMemory())));
+}
+
 DiagnosedSilenceableFailure
 BindExprOp::apply(transform::TransformRewriter &rewriter,
                   transform::TransformResults &results,
@@ -57,12 +62,8 @@ BindExprOp::apply(transform::TransformRewriter &rewriter,
           *this, state, getTarget(), "a data expression", isExpression, expr);
       !diag.succeeded())
     return diag;
-  MemoryAttr memory;
-  if (getMemory())
-    if (DiagnosedSilenceableFailure diag =
-            parseMemory(*this, *getMemory(), memory);
-        !diag.succeeded())
-      return diag;
+  MemoryAttr memory =
+      getMemory() ? parseMemoryName(getContext(), *getMemory()) : MemoryAttr();
   Operation *proc = expr->getParentOfType<ProcOp>();
   Refusal refusal;
   FailureOr<std::pair<AllocOp, AssignOp>> bound =

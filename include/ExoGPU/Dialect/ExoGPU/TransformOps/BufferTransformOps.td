@@ -238,6 +238,7 @@ def SetMemoryOp : ExoGPU_EditOp<"set_memory"> {
   let assemblyFormat = [{
     $target (`param` $param^)? `to` $memory attr-dict `:` type($target)
   }];
+  let hasVerifier = 1;
 }
 
 def SetPrecisionOp : ExoGPU_EditOp<"set_precision"> {
@@ -272,8 +273,9 @@ def StageMemOp : ExoGPU_EditOp<"stage_mem"> {
     the block's accesses to it, and copies it back after. The load is left
     out when the block's first statement is a loop nest that overwrites all
     of the window (otherwise the store would write back elements the block
-    did not write); the store when the block does not write it. With `accum` the block must only reduce into the window: the
-    new buffer starts at zero and is added back. Legal when the window lies
+    did not write); the store when the block does not write it. With
+    `accum` the block must only reduce into the window: the new buffer
+    starts at zero and is added back. Legal when the window lies
     within the buffer and contains every access of the block (bounds
     checks under the preconditions and enclosing bounds).
 
@@ -300,6 +302,7 @@ def StageMemOp : ExoGPU_EditOp<"stage_mem"> {
     $target `window` $window `into` $name `memory` $memory
     (`accum` $accum^)? attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def InlineWindowOp : ExoGPU_RewriteOp<"inline_window"> {

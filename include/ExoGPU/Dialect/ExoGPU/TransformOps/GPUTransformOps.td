@@ -37,6 +37,7 @@ def SetLoopModeOp : ExoGPU_EditOp<"set_loop_mode"> {
   let assemblyFormat = [{
     $target $mode (`unit` $unit^)? attr-dict `:` type($target)
   }];
+  let hasVerifier = 1;
 }
 
 def WrapDeviceFunctionOp : ExoGPU_EditOp<"wrap_device_function"> {
@@ -108,6 +109,7 @@ class ExoGPU_InsertOp<string mnemonic> : ExoGPU_EditOp<mnemonic> {
     wrapped in `if guard` (a condition written as text, names visible at the
     place).
   }];
+  let hasVerifier = 1;
 }
 
 def InsertFenceOp : ExoGPU_InsertOp<"insert_fence"> {

@@ -61,6 +61,7 @@ def BindExprOp : ExoGPU_RewriteOp<"bind_expr"> {
     $target $name (`memory` $memory^)? attr-dict `:`
     functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def RewriteExprOp : ExoGPU_EditOp<"rewrite_expr"> {
