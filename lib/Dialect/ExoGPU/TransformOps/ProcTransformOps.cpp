@@ -174,10 +174,19 @@ ReportUnsafeStepsOp::apply(transform::TransformRewriter &rewriter,
       mlir::emitRemark(proc.getLoc())
           << "@" << proc.getSymName() << ": " << count << " unsafe step(s)";
     };
-    if (auto proc = dyn_cast<ProcOp>(root))
+    if (auto proc = dyn_cast<ProcOp>(root)) {
       report(proc);
-    else
-      root->walk(report);
+      continue;
+    }
+    // A statement or an expression holds no proc: a misused handle.
+    if (root->getParentOfType<ProcOp>() || root->getParentOfType<InstrOp>()) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << "expected procs or ops holding procs, got '"
+                                 << root->getName() << "'";
+      diag.attachNote(root->getLoc()) << "payload op";
+      return diag;
+    }
+    root->walk(report);
   }
   return DiagnosedSilenceableFailure::success();
 }

@@ -148,10 +148,20 @@ SimplifyOp::apply(transform::TransformRewriter &rewriter,
   // Statements and procs, or every proc nested in other payload ops.
   SmallVector<Operation *> roots;
   for (Operation *op : state.getPayloadOps(getTarget())) {
-    if (isa<ProcOp>(op) || isProcStatement(op))
+    if (isa<ProcOp>(op) || isProcStatement(op)) {
       roots.push_back(op);
-    else
+    } else if (op->getParentOfType<ProcOp>() ||
+               op->getParentOfType<InstrOp>()) {
+      // An expression, or a statement of an instruction body.
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError()
+          << "expected procs, statements of a proc or ops holding procs, got '"
+          << op->getName() << "'";
+      diag.attachNote(op->getLoc()) << "payload op";
+      return diag;
+    } else {
       op->walk([&](ProcOp proc) { roots.push_back(proc); });
+    }
   }
   for (Operation *op : roots) {
     auto proc = dyn_cast<ProcOp>(op);

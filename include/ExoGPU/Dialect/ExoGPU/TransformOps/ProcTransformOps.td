@@ -149,7 +149,8 @@ def ReportUnsafeStepsOp : ExoGPU_TransformOp<"report_unsafe_steps", [
 
     #### Return modes
 
-    Reads `target`; never fails.
+    Reads `target` (procs, or ops holding procs such as the module); fails
+    on a statement or an expression, which holds no proc.
 
     ```mlir
     transform.exogpu.report_unsafe_steps %root : !transform.any_op

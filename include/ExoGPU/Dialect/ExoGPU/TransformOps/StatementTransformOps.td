@@ -142,8 +142,9 @@ def SimplifyOp : ExoGPU_EditOp<"simplify"> {
 
     #### Return modes
 
-    Reads `target` (procs or statements; other payload ops stand for the
-    procs nested in them).
+    Reads `target` (procs or statements; other payload ops outside procs
+    stand for the procs nested in them). Fails on an expression or a
+    statement of an instruction body.
 
     ```mlir
     transform.exogpu.simplify %proc : !transform.any_op
