@@ -594,7 +594,8 @@ static bool isSameState(const ElementState &a, const ElementState &b) {
     return true;
   };
   return a.arrives == b.arrives && a.awaits == b.awaits &&
-         same(a.reads, b.reads) && same(a.mutates, b.mutates);
+         a.received == b.received && same(a.reads, b.reads) &&
+         same(a.mutates, b.mutates);
 }
 
 void BoxStore::update(const AccessWindow &window,

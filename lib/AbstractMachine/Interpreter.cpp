@@ -58,7 +58,20 @@ private:
   LogicalResult execAwait(AwaitOp op);
   template <typename CheckOp> LogicalResult execCheck(CheckOp op, bool reads);
   LogicalResult execCheckBarrier(CheckBarrierOp op);
+  LogicalResult execCheckCondition(CheckConditionOp op);
+  LogicalResult execCheckBounds(CheckBoundsOp op);
 
+  /// The window `access` denotes under `values`; an error at `op` if it
+  /// leaves the allocation of its variable (the sequential program is not
+  /// defined there).
+  FailureOr<AccessWindow> evaluate(Operation *op, AccessAttr access,
+                                   ArrayRef<int64_t> values);
+  /// Whether `window` lies within the extents its variable was allocated
+  /// with (true for a variable never allocated, as in hand-written AMIR).
+  bool isInBounds(const AccessWindow &window) const;
+
+  /// The arrive count a of barrier element `key` in rho.
+  int64_t getArriveCount(const ElementKey &key);
   /// sigma applied to the control operands of `op`.
   FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
   /// g_s(sigma, iota) of a statement with thread mapping, given `values`
@@ -73,6 +86,8 @@ private:
 
   /// iota.
   int64_t task = 0;
+  /// The extents of every variable allocated so far, from its latest ALLOC.
+  DenseMap<StringAttr, SmallVector<int64_t>> extents;
   /// sigma: values of proc parameters and loop iterators.
   DenseMap<Value, int64_t> sigma;
   /// The engine (box groups per-thread records, Def. B.1 with t = false,
@@ -129,6 +144,8 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](CheckReadsOp check) { return execCheck(check, true); })
       .Case([&](CheckMutatesOp check) { return execCheck(check, false); })
       .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
+      .Case([&](CheckConditionOp check) { return execCheckCondition(check); })
+      .Case([&](CheckBoundsOp check) { return execCheckBounds(check); })
       .Default([](Operation *other) {
         return emitError(other->getLoc(),
                          "the abstract machine interprets only exoam "
@@ -201,7 +218,10 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   SmallVector<int64_t> key = valuesOf(plan.getKeyValues());
   SmallVector<int64_t> iterators = valuesOf(plan.getTaskIterators());
   bool known = state.summary && state.summary->key == key;
-  if (known && replayTask(plan, *state.summary, *env, task, iterators)) {
+  if (known && replayTask(plan, *state.summary, *env, task, iterators,
+                          [&](const AccessWindow &window) {
+                            return isInBounds(window);
+                          })) {
     ++state.replayed;
     return success();
   }
@@ -236,6 +256,22 @@ LogicalResult Interpreter::execIf(IfOp op) {
   return execBlock(op.getBody().front()); // IF-TRUE
 }
 
+/// The element of a one-element window.
+static ElementKey getElementKey(const AccessWindow &window) {
+  ElementKey key{window.var, {}};
+  for (IntervalSet::Interval r : window.ranges)
+    key.index.push_back(r.first);
+  return key;
+}
+
+/// The window of exactly one element.
+static AccessWindow getElementWindow(const ElementKey &key) {
+  AccessWindow window{key.var, {}};
+  for (int64_t i : key.index)
+    window.ranges.push_back({i, i});
+  return window;
+}
+
 //===----------------------------------------------------------------------===//
 // Fig. 22: alloc, clear, record
 //===----------------------------------------------------------------------===//
@@ -257,6 +293,10 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
     return failure();
   if (recorder)
     recorder->noteAlloc(*box, op.getBarrier());
+  SmallVector<int64_t> &sizes = extents[box->var];
+  sizes.clear();
+  for (IntervalSet::Interval r : box->ranges)
+    sizes.push_back(r.second + 1);
   env->reset(*box);
   // A barrier's new lifetime voids the arrive counts records observed in
   // its previous one: they count arrives at a different barrier (see
@@ -275,10 +315,12 @@ LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  AccessWindow window = evaluateAccess(op.getTarget(), *values);
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
   if (recorder)
-    recorder->noteProbe(window, reads);
-  env->update(window, [&](ElementState &state) {
+    recorder->noteProbe(*window, reads);
+  env->update(*window, [&](ElementState &state) {
     std::vector<VisibilityRecord> &records =
         reads ? state.reads : state.mutates;
     bool changed = !records.empty();
@@ -294,35 +336,44 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
-  // P_{E, rho}: the current arrive count of every accessed barrier element.
+  // P_{E, rho}: the current arrive count of every accessed barrier element,
+  // or of the home barrier for all of them (a multicast completion).
+  std::optional<int64_t> homeCount;
+  if (AccessAttr home = op.getHomeAttr()) {
+    FailureOr<AccessWindow> window = evaluate(op, home, *values);
+    if (failed(window))
+      return failure();
+    if (window->empty() || !window->isSingleElement())
+      return emitError(op.getLoc(),
+                       "the home barrier of a record must be one element");
+    homeCount = getArriveCount(getElementKey(*window));
+  }
   ArriveCounts arrives;
-  for (Attribute barrier : op.getBarriers())
-    env->visit(evaluateAccess(cast<AccessAttr>(barrier), *values),
-               /*distinct=*/false,
+  for (Attribute barrier : op.getBarriers()) {
+    FailureOr<AccessWindow> window =
+        evaluate(op, cast<AccessAttr>(barrier), *values);
+    if (failed(window))
+      return failure();
+    env->visit(*window, /*distinct=*/false,
                [&](const ElementKey &key, const ElementState &state) {
-                 observeArrive(arrives, key, state.arrives);
+                 observeArrive(arrives, key, homeCount.value_or(state.arrives));
                  return true;
                });
+  }
   std::vector<VisibilityRecord> records =
       makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
                   op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
                   /*group=*/options.engine == Engine::Box);
-  AccessWindow window = evaluateAccess(op.getTarget(), *values);
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
   if (recorder)
-    recorder->noteRecord(window);
-  env->update(window, [&](ElementState &state) {
+    recorder->noteRecord(*window);
+  env->update(*window, [&](ElementState &state) {
     return addRecords(reads ? state.reads : state.mutates, records,
                       /*prune=*/options.engine == Engine::Box);
   });
   return success();
-}
-
-/// The window of exactly one element.
-static AccessWindow getElementWindow(const ElementKey &key) {
-  AccessWindow window{key.var, {}};
-  for (int64_t i : key.index)
-    window.ranges.push_back({i, i});
-  return window;
 }
 
 //===----------------------------------------------------------------------===//
@@ -348,27 +399,45 @@ LogicalResult Interpreter::execFence(FenceOp op) {
   return success();
 }
 
+int64_t Interpreter::getArriveCount(const ElementKey &key) {
+  int64_t count = 0;
+  env->visit(getElementWindow(key), /*distinct=*/false,
+             [&](const ElementKey &, const ElementState &state) {
+               count = state.arrives;
+               return true;
+             });
+  return count;
+}
+
 LogicalResult Interpreter::execArrive(ArriveOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
   SmallVector<AccessWindow> windows;
-  for (Attribute barrier : op.getBarriers())
-    windows.push_back(evaluateAccess(cast<AccessAttr>(barrier), *values));
+  for (Attribute barrier : op.getBarriers()) {
+    FailureOr<AccessWindow> window =
+        evaluate(op, cast<AccessAttr>(barrier), *values);
+    if (failed(window))
+      return failure();
+    windows.push_back(std::move(*window));
+  }
   std::optional<ElementKey> home = findCommonElement(windows);
   if (!home)
     return emitError(op.getLoc(),
                      "the barrier accesses of an arrive must share "
                      "exactly one element, the home barrier");
-  // The arrive counts of rho (before this arrive) of every element of W.
+  // Every element of W is observed at the home barrier's arrive count
+  // (before this arrive): the index of this arrive among its arriver's, the
+  // phase its signal belongs to in every barrier it reaches (a multicast
+  // arrive; docs/abstract-machine.md, "Multicast").
+  int64_t homeCount = getArriveCount(*home);
   SmallVector<std::pair<ElementKey, int64_t>> counts;
   for (const AccessWindow &window : windows)
-    env->visit(window, /*distinct=*/false,
-               [&](const ElementKey &key, const ElementState &state) {
-                 counts.push_back({key, state.arrives});
-                 return true;
-               });
+    window.forEachElement([&](const ElementKey &key) {
+      counts.push_back({key, homeCount});
+      return true;
+    });
   QualMask pre = op.getPre().getBits();
   // The counts are left out: they only grow within a barrier lifetime.
   LiftSignature signature{2, op.getTransitive(), pre};
@@ -389,6 +458,13 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     ++state.arrives;
     return false;
   });
+  // The other elements have now seen the arriver's phase homeCount.
+  for (const auto &entry : counts)
+    if (!(entry.first == *home))
+      env->update(getElementWindow(entry.first), [&](ElementState &state) {
+        state.received = std::max(state.received, homeCount + 1);
+        return false;
+      });
   return success();
 }
 
@@ -397,13 +473,14 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
     return failure();
-  AccessWindow window = evaluateAccess(op.getBarrier(), *values);
+  FailureOr<AccessWindow> evaluated = evaluate(op, op.getBarrier(), *values);
+  if (failed(evaluated))
+    return failure();
+  AccessWindow &window = *evaluated;
   if (window.empty() || !window.isSingleElement())
     return emitError(op.getLoc(),
                      "an await must access exactly one barrier element");
-  ElementKey key{window.var, {}};
-  for (IntervalSet::Interval r : window.ranges)
-    key.index.push_back(r.first);
+  ElementKey key = getElementKey(window);
   int64_t a = 0, w = 0, n = op.getNAttr().getInt();
   env->visit(window, /*distinct=*/false,
              [&](const ElementKey &, const ElementState &state) {
@@ -422,12 +499,13 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
-  LiftSignature signature{3, full, temp};
+  bool own = op.getOwn();
+  LiftSignature signature{3, full, temp, own};
   threads->appendKey(signature);
   env->liftObserving(
       key, max,
       [&](std::vector<VisibilityRecord> &records) {
-        return liftAwait(records, key, max, *threads, full, temp);
+        return liftAwait(records, key, max, *threads, full, temp, own);
       },
       signature);
   env->update(window, [&](ElementState &state) {
@@ -449,11 +527,13 @@ LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
     return failure();
   VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
                         op.getConvergent(), *threads};
-  AccessWindow window = evaluateAccess(op.getTarget(), *values);
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
   if (recorder)
-    recorder->noteProbe(window, reads);
+    recorder->noteProbe(*window, reads);
   bool passed =
-      env->visit(window, /*distinct=*/true,
+      env->visit(*window, /*distinct=*/true,
                  [&](const ElementKey &key, const ElementState &state) {
                    std::optional<RejectedRecord> rejected = findRejectedRecord(
                        reads ? state.reads : state.mutates, *threads,
@@ -471,15 +551,84 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  bool passed =
-      env->visit(evaluateAccess(op.getBarrier(), *values), /*distinct=*/true,
-                 [&](const ElementKey &key, const ElementState &state) {
-                   if (state.arrives == state.awaits)
-                     return true;
-                   reportBarrierMismatch(op, key, state.arrives, state.awaits);
-                   return false;
-                 });
+  FailureOr<AccessWindow> window = evaluate(op, op.getBarrier(), *values);
+  if (failed(window))
+    return failure();
+  bool passed = env->visit(
+      *window, /*distinct=*/true,
+      [&](const ElementKey &key, const ElementState &state) {
+        if (state.getPhases() == state.awaits)
+          return true;
+        reportBarrierMismatch(op, key, state.getPhases(), state.awaits);
+        return false;
+      });
   return success(passed);
+}
+
+LogicalResult Interpreter::execCheckCondition(CheckConditionOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  if (op.getCondition().evaluate(*values))
+    return success();
+  return emitError(op.getLoc())
+         << op.getWhat()
+         << " does not hold: the sequential program is not defined for "
+            "these values";
+}
+
+/// Prints `window` to a string.
+static std::string describe(const AccessWindow &window) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  window.print(os);
+  return text;
+}
+
+LogicalResult Interpreter::execCheckBounds(CheckBoundsOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  if (failed(values))
+    return failure();
+  FailureOr<AccessWindow> target = evaluate(op, op.getTarget(), *values);
+  FailureOr<AccessWindow> window = evaluate(op, op.getWindow(), *values);
+  if (failed(target) || failed(window))
+    return failure();
+  if (target->empty() ||
+      llvm::all_of(llvm::zip(target->ranges, window->ranges), [](auto pair) {
+        auto [access, bounds] = pair;
+        return bounds.first <= access.first && access.second <= bounds.second;
+      }))
+    return success();
+  return emitError(op.getLoc())
+         << "out-of-bounds access: " << describe(*target) << " is outside "
+         << describe(*window) << ", the window of @" << target->var.getValue()
+         << " it is taken through";
+}
+
+FailureOr<AccessWindow> Interpreter::evaluate(Operation *op, AccessAttr access,
+                                              ArrayRef<int64_t> values) {
+  AccessWindow window = evaluateAccess(access, values);
+  if (isInBounds(window))
+    return window;
+  InFlightDiagnostic diag = emitError(op->getLoc())
+                            << "out-of-bounds access: " << describe(window)
+                            << " is outside @" << window.var.getValue()
+                            << ", allocated with extents [";
+  llvm::interleaveComma(extents.lookup(window.var), diag);
+  return diag << "]";
+}
+
+bool Interpreter::isInBounds(const AccessWindow &window) const {
+  auto it = extents.find(window.var);
+  if (it == extents.end() || window.empty())
+    return true;
+  ArrayRef<int64_t> sizes = it->second;
+  if (sizes.size() != window.ranges.size())
+    return false;
+  return llvm::all_of(llvm::zip(window.ranges, sizes), [](auto pair) {
+    auto [range, size] = pair;
+    return range.first >= 0 && range.second < size;
+  });
 }
 
 LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,

@@ -337,13 +337,26 @@ mlir::exoam::makeRecords(VisibilityLevel level, bool convergent,
 // Witness, augment and the lifts of Fig. 22
 //===----------------------------------------------------------------------===//
 
+/// The level at which a witness (Def. B.3 (i)) must see a record on
+/// `timeline`. A TMA load into shared memory completes only on the mbarrier
+/// its instruction names (complete_tx); no wait instruction completes it,
+/// so a fence or arrive of its issuer, which sees it at unordered while it
+/// is in flight, cannot order it: the witness must see it temporally
+/// ordered, i.e. after an await of its mbarrier (docs/abstract-machine.md,
+/// decision (j)).
+static VisibilityLevel getWitnessLevel(QualTimeline timeline) {
+  return timeline == QualTimeline::tma_to_smem_async_qual
+             ? VisibilityLevel::temporally_ordered
+             : VisibilityLevel::unordered;
+}
+
 bool mlir::exoam::isWitnessed(bool transitive, const ThreadSet &exec,
                               QualMask pre, const VisibilityRecord &record) {
+  VisibilityLevel level = getWitnessLevel(record.timeline);
   if (transitive)
-    return record.visibility.isSeenBy(exec, pre, VisibilityLevel::unordered);
+    return record.visibility.isSeenBy(exec, pre, level);
   QualMask own = getQualBit(record.timeline);
-  return (pre & own) &&
-         record.visibility.isSeenBy(exec, own, VisibilityLevel::unordered);
+  return (pre & own) && record.visibility.isSeenBy(exec, own, level);
 }
 
 bool mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
@@ -363,13 +376,14 @@ bool mlir::exoam::augment(VisibilityRecord &record, const ThreadSet &exec,
 static ThreadSet getWitnessedMembers(bool transitive, const ThreadSet &exec,
                                      QualMask pre,
                                      const VisibilityRecord &group) {
+  VisibilityLevel level = getWitnessLevel(group.timeline);
   QualMask own = getQualBit(group.timeline);
   QualMask seen = transitive ? pre : own;
   if (!transitive && !(pre & own))
     return ThreadSet();
-  if (group.visibility.isSeenBy(exec, seen, VisibilityLevel::unordered))
+  if (group.visibility.isSeenBy(exec, seen, level))
     return group.actors;
-  if (group.memberLevel < VisibilityLevel::unordered || !(pre & own) ||
+  if (group.memberLevel < level || !(pre & own) ||
       !group.actors.intersects(exec))
     return ThreadSet();
   if (group.actors.isSubsetOf(exec))
@@ -525,22 +539,65 @@ bool mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
 
 bool mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
                             const ElementKey &barrier, int64_t max,
-                            const ThreadSet &exec, QualMask full,
-                            QualMask temp) {
+                            const ThreadSet &exec, QualMask full, QualMask temp,
+                            bool own) {
   auto observed = [&](const VisibilityRecord &record) {
     auto it = record.arrives.find(barrier);
     return it != record.arrives.end() && it->second <= max;
   };
+  // With `own`, an executing thread is raised on a record only if the
+  // common grants let it see the record at unordered or above on the
+  // record's own timeline (a group member also sees itself so).
+  auto issuers = [&](const VisibilityRecord &record) {
+    return exec.intersect(record.visibility.getThreadsSeeing(
+        getQualBit(record.timeline), VisibilityLevel::unordered));
+  };
   return liftRecords(
       records,
       [&](VisibilityRecord &record, bool &grew) {
-        if (observed(record))
+        if (!observed(record))
+          return;
+        if (!own) {
           grew |= augment(record, exec, full, temp);
+          return;
+        }
+        if (ThreadSet raised = issuers(record); !raised.empty())
+          grew |= augment(record, raised, full, temp);
       },
       [&](VisibilityRecord &group, std::vector<VisibilityRecord> &parts,
           bool &grew) {
-        return observed(group) &&
-               augmentGroup(group, nullptr, exec, full, temp, parts, grew);
+        if (!observed(group))
+          return false;
+        if (!own)
+          return augmentGroup(group, nullptr, exec, full, temp, parts, grew);
+        ThreadSet common = issuers(group);
+        ThreadSet selfSeeing = group.memberLevel >= VisibilityLevel::unordered
+                                   ? group.actors.intersect(exec)
+                                   : ThreadSet();
+        if (selfSeeing.empty())
+          return !common.empty() &&
+                 augmentGroup(group, nullptr, common, full, temp, parts, grew);
+        // Each executing member is raised for itself as well: those members
+        // become plain records (one class each), the others stay in runs.
+        int next = 1;
+        splitGroup(
+            group,
+            [&](GlobalThread t) { return selfSeeing.contains(t) ? next++ : 0; },
+            [&](VisibilityRecord part, int cls) {
+              if (cls) {
+                ThreadSet raised = common;
+                raised.insert(part.actors);
+                grew |= augment(part, raised, full, temp);
+              } else if (!common.empty() && part.isGroup) {
+                if (augmentGroup(part, nullptr, common, full, temp, parts,
+                                 grew))
+                  return;
+              } else if (!common.empty()) {
+                grew |= augment(part, common, full, temp);
+              }
+              parts.push_back(std::move(part));
+            });
+        return true;
       });
 }
 

@@ -292,7 +292,7 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
     store.visitBoxes(allocation.first,
                      [&](const AccessWindow &box, const ElementState &state) {
                        if (!state.reads.empty() || !state.mutates.empty() ||
-                           state.arrives || state.awaits)
+                           state.getPhases() || state.awaits)
                          summary.locals.push_back({box, state});
                      });
   }
@@ -362,17 +362,25 @@ static void appendRenamed(std::vector<VisibilityRecord> &to,
     to.push_back(renameTask(record, from, task));
 }
 
-bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
-                             const TaskSummary &summary, SyncStore &store,
-                             int64_t task, ArrayRef<int64_t> taskIterators) {
+bool mlir::exoam::replayTask(
+    const TaskLoopPlan &plan, const TaskSummary &summary, SyncStore &store,
+    int64_t task, ArrayRef<int64_t> taskIterators,
+    function_ref<bool(const AccessWindow &)> inBounds) {
   if (store.hasRecordSeenByAll())
     return false;
   auto shiftOf = [&](StringAttr var) {
     return plan.getShift(var, summary.taskIterators, taskIterators);
   };
+  // A task whose accesses leave a variable runs, to report the access.
+  for (const TaskSummary::GlobalRecords &records : summary.globals)
+    if (!inBounds(translate(records.box, shiftOf(records.box.var))))
+      return false;
   for (const auto &[window, reads] : summary.probes) {
+    AccessWindow translated = translate(window, shiftOf(window.var));
+    if (!inBounds(translated))
+      return false;
     bool empty =
-        store.visit(translate(window, shiftOf(window.var)), /*distinct=*/true,
+        store.visit(translated, /*distinct=*/true,
                     [&](const ElementKey &, const ElementState &state) {
                       return (reads ? state.reads : state.mutates).empty();
                     });
@@ -392,6 +400,7 @@ bool mlir::exoam::replayTask(const TaskLoopPlan &plan,
     ElementState renamed;
     renamed.arrives = state.arrives;
     renamed.awaits = state.awaits;
+    renamed.received = state.received;
     appendRenamed(renamed.reads, state.reads, summary.task, task);
     appendRenamed(renamed.mutates, state.mutates, summary.task, task);
     store.update(box, [&](ElementState &element) {

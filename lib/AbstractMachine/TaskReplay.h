@@ -115,11 +115,12 @@ private:
 };
 
 /// Applies `summary` to a task that has run its prefix (task id `task`, task
-/// iterators `taskIterators`), if its global lists qualify; returns whether
-/// it did (otherwise the store is unchanged).
+/// iterators `taskIterators`), if its global lists qualify and every global
+/// window it would access is `inBounds`; returns whether it did (otherwise
+/// the store is unchanged).
 bool replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
-                SyncStore &store, int64_t task,
-                ArrayRef<int64_t> taskIterators);
+                SyncStore &store, int64_t task, ArrayRef<int64_t> taskIterators,
+                function_ref<bool(const AccessWindow &)> inBounds);
 
 } // namespace mlir::exoam
 

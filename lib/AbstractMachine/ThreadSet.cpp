@@ -61,6 +61,14 @@ bool IntervalSet::intersects(const IntervalSet &other) const {
   return findIn(other).has_value();
 }
 
+IntervalSet IntervalSet::intersect(const IntervalSet &other) const {
+  IntervalSet common;
+  for (Interval a : intervals)
+    for (Interval b : other.intervals)
+      common.insert(std::max(a.first, b.first), std::min(a.second, b.second));
+  return common;
+}
+
 std::optional<int64_t> IntervalSet::findNotIn(const IntervalSet &other) const {
   for (Interval a : intervals) {
     // Walk `a` upwards, skipping the parts `other` covers.
@@ -145,6 +153,19 @@ std::optional<GlobalThread> ThreadSet::findIn(const ThreadSet &other) const {
 
 bool ThreadSet::intersects(const ThreadSet &other) const {
   return findIn(other).has_value();
+}
+
+ThreadSet ThreadSet::intersect(const ThreadSet &other) const {
+  if (everyThread)
+    return other;
+  if (other.everyThread)
+    return *this;
+  ThreadSet common;
+  for (const auto &[task, threads] : byTask)
+    if (const IntervalSet *others = other.find(task))
+      if (IntervalSet both = threads.intersect(*others); !both.empty())
+        common.byTask.push_back({task, std::move(both)});
+  return common;
 }
 
 void ThreadSet::insert(const ThreadSet &other) {

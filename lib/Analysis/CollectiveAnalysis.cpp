@@ -205,6 +205,10 @@ void CollectiveAnalysis::visitOp(Operation &op, const CollTiling *tiling,
     if (tiling)
       checkCall(&op, *tiling, params);
     return;
+  } else if (isa<ArriveOp, AwaitOp>(op)) {
+    if (tiling)
+      checkClusterSync(&op, *tiling, params);
+    return;
   }
   if (!isa<ForOp, IfOp, WarpsOp>(op))
     return;
@@ -353,6 +357,52 @@ const CollTiling *CollectiveAnalysis::deriveWarps(Operation *op,
                   "scope: " +
                   deriveError.message);
   return nullptr;
+}
+
+/// Whether `op` arrives at or awaits a CudaClusterSync barrier.
+static bool usesClusterSync(Operation *op) {
+  auto isClusterSync = [](Value barrier) {
+    return cast<BarrierType>(barrier.getType()).getKind() ==
+           BarrierKind::CudaClusterSync;
+  };
+  if (auto arrive = dyn_cast<ArriveOp>(op))
+    return llvm::any_of(arrive.getBarriers(), isClusterSync);
+  return isClusterSync(cast<AwaitOp>(op).getBarrier());
+}
+
+void CollectiveAnalysis::checkClusterSync(Operation *op,
+                                          const CollTiling &tiling,
+                                          CollParams params) {
+  // A cluster sync is barrier.cluster.arrive / wait, which every thread of
+  // the cluster executes once per round. Written inside a cuda_threads loop
+  // or a warps block, each iteration would be its own round in the
+  // sequential program, while the hardware makes all iterations one.
+  if (!usesClusterSync(op) || tiling.getBoxThreads() == params.getNumThreads())
+    return;
+  AnalysisDiagnostic diagnostic{
+      op->getLoc(),
+      std::string(isa<ArriveOp>(op) ? "an arrive at" : "an await of") +
+          " a CudaClusterSync barrier (barrier.cluster." +
+          (isa<ArriveOp>(op) ? "arrive" : "wait") + ") synchronizes all " +
+          str(params.getNumThreads()) +
+          " threads of the cluster, but this one is executed by " +
+          str(tiling.getBoxThreads()) +
+          " of them; write it at cluster scope, outside the cuda_threads "
+          "loops and warps blocks",
+      {}};
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<DeviceFunctionOp>(parent);
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<ForOp>(parent);
+    if ((loop && loop.getMode() == LoopMode::cuda_threads) ||
+        isa<WarpsOp>(parent)) {
+      diagnostic.notes.push_back({parent->getLoc(),
+                                  "the collective narrows to a part of the "
+                                  "cluster here"});
+      break;
+    }
+  }
+  diagnostics.push_back(std::move(diagnostic));
 }
 
 void CollectiveAnalysis::checkCall(Operation *op, const CollTiling &tiling,

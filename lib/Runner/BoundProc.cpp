@@ -94,7 +94,7 @@ llvm::Expected<BoundProc> BoundProc::bind(ProcOp proc, StringRef values) {
     for (auto [dim, extent] : llvm::enumerate(param.extents.getResults())) {
       int64_t value = evaluateControlExpr(extent, bound.values);
       if (value < 0)
-        return error("extent " + Twine(dim) + " of %" + param.name + " is " +
+        return error("extent " + Twine(dim) + " of " + param.name + " is " +
                      Twine(value) + " at " + bound.formatValues());
       param.shape.push_back(value);
     }

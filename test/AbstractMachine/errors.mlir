@@ -51,3 +51,45 @@ exoam.proc @empty_range(%N: index) {
   exoam.record_mutate fully_ordered @x[0] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 0)]
   exoam.check_mutates fully_ordered @x[%N to 0] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 1)]
 }
+
+// -----
+
+// Every rule checks its accesses against the extents of the variable's
+// latest allocation.
+exoam.proc @past_allocation(%N: index) {
+  exoam.alloc @x[%N]
+  // expected-error @below {{out-of-bounds access: @x[2..4] is outside @x, allocated with extents [4]}}
+  exoam.record_read fully_ordered @x[2 to %N] on cuda_in_order_ram_qual threads gpu[4]
+}
+
+// -----
+
+exoam.proc @negative_index(%N: index) {
+  exoam.alloc barrier @bar[2]
+  // expected-error @below {{out-of-bounds access: @bar[-1] is outside @bar, allocated with extents [2]}}
+  exoam.await @bar[%N - 5] full = [] temp = [] n = 0 threads gpu[4]
+}
+
+// -----
+
+exoam.proc @outside_window(%N: index) {
+  exoam.alloc @x[16]
+  // expected-error @below {{out-of-bounds access: @x[4..7] is outside @x[0..3], the window of @x it is taken through}}
+  exoam.check_bounds @x[%N to %N + 3] within @x[0 to 3]
+}
+
+// -----
+
+exoam.proc @condition_false(%N: index, %flag: i1) {
+  exoam.check_condition %flag and %N < 8, "a precondition (requires flag and N < 8)"
+  // expected-error @below {{a precondition (requires N mod 8 == 0) does not hold: the sequential program is not defined for these values}}
+  exoam.check_condition %N mod 8 == 0, "a precondition (requires N mod 8 == 0)"
+}
+
+// -----
+
+exoam.proc @home_window(%N: index) {
+  exoam.alloc barrier @bar[2]
+  // expected-error @below {{the home barrier of a record must be one element}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[0] home @bar[0 to 1] threads gpu[4]
+}

@@ -15,6 +15,7 @@
 // scope: accesses on cpu_in_order_qual (T_qin), `threads cpu`.
 
 // CHECK-LABEL: exoam.proc @seq_loop(%N: index) {
+// CHECK-NEXT:    exoam.alloc @A[%N]
 // CHECK-NEXT:    exoam.loop %[[I:[a-zA-Z0-9_]+]] in (%N / 2, %N) {
 // CHECK-NEXT:      exoam.check_reads temporally_ordered @A[%[[I]]] on [cpu_in_order_qual] for write threads cpu
 // CHECK-NEXT:      exoam.check_mutates temporally_ordered @A[%[[I]]] on [cpu_in_order_qual] for write threads cpu
@@ -35,6 +36,8 @@ exogpu.proc @seq_loop(%N: size, %A: f32[%N] @DRAM) {
 // loop (the iterator selects the threads through the thread mapping).
 
 // CHECK-LABEL: exoam.proc @cuda_tasks_loop(%N: index) {
+// CHECK-NEXT:    exoam.alloc @G[%N]
+// CHECK-NEXT:    exoam.check_condition %N mod 32 == 0, "the precondition of @cuda_tasks_loop (requires N mod 32 == 0)"
 // CHECK-NEXT:    exoam.fence
 // CHECK-NEXT:    exoam.loop %[[TASK:[a-zA-Z0-9_]+]] in (0, %N / 32) {
 // CHECK-NEXT:      exoam.inc_task_id
@@ -122,6 +125,7 @@ exogpu.proc @warps_block(%G: f32[384] @CudaGmemLinear) {
 // entries, so Tcs = Qcs). Both fences are CPU statements.
 
 // CHECK-LABEL: exoam.proc @device_function() {
+// CHECK-NEXT:    exoam.alloc @G[32]
 // CHECK-NEXT:    exoam.fence transitive pre = [cpu_in_order_qual, cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual] full = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual] temp = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual] threads cpu
 // CHECK-NEXT:    exoam.loop %{{.*}} in (0, 1) {
 // CHECK-NEXT:      exoam.inc_task_id
@@ -223,6 +227,7 @@ exogpu.proc @repeated_read(%x: f32[64] @CudaGmemLinear, %y: f32[64] @CudaGmemLin
 // Alloc).
 
 // CHECK-LABEL: exoam.proc @grid_constant() {
+// CHECK-NEXT:    exoam.alloc @x[64]
 // CHECK-NEXT:    exoam.alloc @c[4]
 // CHECK:         exoam.loop %[[I:[a-zA-Z0-9_]+]] in (0, 64) {
 // CHECK-NEXT:      exoam.check_reads temporally_ordered @x[%[[I]]] on [cuda_in_order_ram_qual] for write threads gpu[64 (%[[I]], 1, 0)]
@@ -247,14 +252,16 @@ exogpu.proc @grid_constant(%x: f32[64] @CudaGmemLinear) {
 
 // Arrive and Await on sync-exempt barriers (CudaCommitGroup,
 // CudaClusterSync) record no read of the barrier; the Arrive and Await
-// themselves remain (they use T_e, not T_ex). Their frees (from
-// --exogpu-insert-frees) only check the barrier (T_smem is empty).
+// themselves remain (they use T_e, not T_ex). A commit group's await is
+// `own`: a wait_group covers only the waiting collective's own groups. Their
+// frees (from --exogpu-insert-frees) only check the barrier (T_smem is
+// empty).
 
 // CHECK-LABEL: exoam.proc @exempt_barriers() {
 // CHECK:         exoam.alloc barrier @cg[]
 // CHECK-NEXT:    exoam.alloc barrier @cs[]
 // CHECK-NEXT:    exoam.arrive pre = [Sm80_cp_async_qual] >> @cg[] threads gpu[2, 64]
-// CHECK-NEXT:    exoam.await @cg[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual, wgmma_zero_qual] n = 0 threads gpu[2, 64]
+// CHECK-NEXT:    exoam.await own @cg[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual, wgmma_zero_qual] n = 0 threads gpu[2, 64]
 // CHECK-NEXT:    exoam.arrive transitive pre = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] >> @cs[] threads gpu[2, 64]
 // CHECK-NEXT:    exoam.await @cs[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [{{.*}}] n = 0 threads gpu[2, 64]
 // CHECK-NEXT:  }
@@ -312,6 +319,8 @@ exogpu.proc @registers(%x: f32[64] @CudaGmemLinear) {
 // A CPU-scope statement: T_qin = cpu_in_order_qual, `threads cpu`.
 
 // CHECK-LABEL: exoam.proc @cpu_scope(%N: index) {
+// CHECK-NEXT:    exoam.alloc @A[%N]
+// CHECK-NEXT:    exoam.alloc @B[%N]
 // CHECK-NEXT:    exoam.loop %[[I:[a-zA-Z0-9_]+]] in (0, %N) {
 // CHECK-NEXT:      exoam.check_mutates fully_ordered @B[%N - %[[I]] - 1] on [cpu_in_order_qual] for read threads cpu
 // CHECK-NEXT:      exoam.record_read fully_ordered @B[%N - %[[I]] - 1] on cpu_in_order_qual threads cpu
@@ -697,11 +706,64 @@ exogpu.proc @call_barrier(%A: f32[256, 32] @CudaGmemLinear) {
 
 // -----
 
+// A multicast completion (barrier_dist = [cuda_cta_in_cluster], `>> bar[:]`)
+// records each destination CTA's shard as observing that CTA's barrier
+// only, and every record observes at the count of the issuing CTA's
+// barrier (`home`): the CTA of the issuing thread, %cta. A parameter that
+// is not distributed (the source) observes every barrier.
+
+exogpu.instr @Sm90_tma_multicast_load_128x32_f32(
+    %dst: f32[2, 128, 32] @Sm90_SmemSwizzled(128) {out_of_order, dist = [cuda_cta_in_cluster], init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]},
+    %src: window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32) {out_of_order, init = tma_to_smem_async_qual, ext = [tma_to_smem_async_qual]})
+    target = cuda, unit = cuda_thread, barrier = @CudaMbarrier, barrier_dist = [cuda_cta_in_cluster] {
+  exogpu.for %c in seq(0, 2) {
+    exogpu.for %i in seq(0, 128) {
+      exogpu.for %j in seq(0, 32) {
+        exogpu.assign %dst[%c, %i, %j] = %src[%i, %j] : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32)
+      }
+    }
+  }
+}
+
+// CHECK-LABEL: exoam.proc @multicast_completion() {
+// CHECK:         exoam.loop %[[CTA:[a-zA-Z0-9_]+]] in (0, 2) {
+// CHECK-NEXT:      exoam.loop %[[T:[a-zA-Z0-9_]+]] in (0, 1) {
+// CHECK-NEXT:        exoam.record_read fully_ordered @bar[0 to 1] on cuda_in_order_ram_qual threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK:             exoam.clear_mutates @S[0 to 1, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31]
+// CHECK-NEXT:        exoam.record_mutate unordered @S[0, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[0] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.record_mutate unordered @S[1, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.check_mutates fully_ordered @G[%[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on [tma_to_smem_async_qual] for read threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.record_read unordered @G[%[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[0 to 1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:      }
+exogpu.proc @multicast_completion(%G: f32[256, 32] @CudaGmemLinear) {
+  %G_map = exogpu.window %G[:, :] @Sm90_tensorMap(128, 128, 32) : f32[256, 32] @CudaGmemLinear
+  exogpu.device_function(clusterDim = 2, blockDim = 64) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %S = exogpu.alloc f32[2, 256, 32] @Sm90_SmemSwizzled(128)
+      %bar = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.call @Sm90_tma_multicast_load_128x32_f32(%S[:, %cta * 128:%cta * 128 + 128, :], %G_map[%cta * 128:%cta * 128 + 128, :]) >> %bar[:] : f32[2, 256, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
+        }
+      }
+    }
+  }
+}
+
+// -----
+
 // Window statements are inlined (Sec. 5.2 preprocessing (i)): w[1, 2] is
-// A[i * 4 + 1, 2]; the window itself produces no statement.
+// A[i * 4 + 1, 2]. The window only checks that it lies within A, and an
+// access through it that it lies within the window. Data parameters are
+// allocated at the proc's entry (the machine learns their extents), and the
+// proc's precondition is checked there.
 
 // CHECK-LABEL: exoam.proc @window(%N: index) {
+// CHECK-NEXT:    exoam.alloc @A[%N, 8]
+// CHECK-NEXT:    exoam.check_condition %N mod 4 == 0, "the precondition of @window (requires N mod 4 == 0)"
 // CHECK:         exoam.loop %[[I:[a-zA-Z0-9_]+]] in (0, 8) {
+// CHECK-NEXT:      exoam.check_bounds @A[%[[I]] * 4 to %[[I]] * 4 + 3, 0 to 7] within @A[0 to %N - 1, 0 to 7]
+// CHECK-NEXT:      exoam.check_bounds @A[%[[I]] * 4 + 1, 2] within @A[%[[I]] * 4 to %[[I]] * 4 + 3, 0 to 7]
 // CHECK-NEXT:      exoam.check_reads temporally_ordered @A[%[[I]] * 4 + 1, 2] on [cuda_in_order_ram_qual] for write threads gpu[32 (%[[I]], 1, 0)]
 // CHECK-NEXT:      exoam.check_mutates temporally_ordered @A[%[[I]] * 4 + 1, 2] on [cuda_in_order_ram_qual] for write threads gpu[32 (%[[I]], 1, 0)]
 // CHECK-NEXT:      exoam.clear_reads @A[%[[I]] * 4 + 1, 2]
@@ -724,8 +786,8 @@ exogpu.proc @window(%N: size, %A: f32[%N, 8] @CudaGmemLinear) requires %N mod 4 
 // A proc call at CPU scope is inlined (Sec. 5.2 preprocessing (ii)): the
 // callee's control parameters become the caller's expressions (n -> M,
 // k -> i + 1) and its buffers windows of the arguments (x -> X[i, :],
-// y -> Y). The callee is translated on its own as well. A CPU instruction's
-// parameters default to cpu_in_order_qual.
+// y -> Y), checked to lie within them. The callee is translated on its own
+// as well. A CPU instruction's parameters default to cpu_in_order_qual.
 
 exogpu.instr @host_copy(%n: size, %dst: f32[%n] @DRAM, %src: f32[%n] @DRAM)
     target = cpu, unit = standalone_thread {
@@ -740,6 +802,8 @@ exogpu.proc @callee(%n: size, %k: index, %x: f32[%n] @DRAM, %y: f32[8, %n] @DRAM
 }
 
 // CHECK-LABEL: exoam.proc @callee(%n: index, %k: index) {
+// CHECK-NEXT:    exoam.alloc @x[%n]
+// CHECK-NEXT:    exoam.alloc @y[8, %n]
 // CHECK-NEXT:    exoam.check_mutates fully_ordered @y[%k mod 8, %k] on [cpu_in_order_qual] for read threads cpu
 // CHECK:         exoam.record_mutate fully_ordered @x[%k] on cpu_in_order_qual threads cpu
 // CHECK-NEXT:    exoam.check_mutates temporally_ordered @x[0 to %n - 1] on [cpu_in_order_qual] for write threads cpu
@@ -747,7 +811,11 @@ exogpu.proc @callee(%n: size, %k: index, %x: f32[%n] @DRAM, %y: f32[8, %n] @DRAM
 // CHECK-NEXT:  }
 
 // CHECK-LABEL: exoam.proc @caller(%M: index) {
+// CHECK-NEXT:    exoam.alloc @X[16, %M]
+// CHECK-NEXT:    exoam.alloc @Y[8, %M]
 // CHECK-NEXT:    exoam.loop %[[I:[a-zA-Z0-9_]+]] in (0, 16) {
+// CHECK-NEXT:      exoam.check_bounds @X[%[[I]], 0 to %M - 1] within @X[0 to 15, 0 to %M - 1]
+// CHECK-NEXT:      exoam.check_bounds @X[%[[I]], %[[I]] + 1] within @X[%[[I]], 0 to %M - 1]
 // CHECK-NEXT:      exoam.check_mutates fully_ordered @Y[(%[[I]] + 1) mod 8, %[[I]] + 1] on [cpu_in_order_qual] for read threads cpu
 // CHECK-NEXT:      exoam.record_read fully_ordered @Y[(%[[I]] + 1) mod 8, %[[I]] + 1] on cpu_in_order_qual threads cpu
 // CHECK-NEXT:      exoam.check_reads temporally_ordered @X[%[[I]], %[[I]] + 1] on [cpu_in_order_qual] for write threads cpu

@@ -13,10 +13,10 @@
 // CHECK:         %[[MOD:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}()[%[[N]]]
 // CHECK-NEXT:    %[[C0:[a-zA-Z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[PRE:[a-zA-Z0-9_]+]] = arith.cmpi eq, %[[MOD]], %[[C0]] : index
-// CHECK-NEXT:    cf.assert %[[PRE]], "precondition of @loops does not hold: %N mod 64 == 0\0ALocation: loc({{.*}})"
+// CHECK-NEXT:    cf.assert %[[PRE]], "precondition of @loops does not hold: N mod 64 == 0\0ALocation: loc({{.*}})"
 // CHECK-NEXT:    %[[DIM:[a-zA-Z0-9_]+]] = memref.dim %[[X]], %[[C0]]
 // CHECK-NEXT:    %[[SAME:[a-zA-Z0-9_]+]] = arith.cmpi eq, %[[DIM]], %[[N]] : index
-// CHECK-NEXT:    cf.assert %[[SAME]], "@loops: extent 0 of %x is not %N\0ALocation: loc({{.*}})"
+// CHECK-NEXT:    cf.assert %[[SAME]], "@loops: extent 0 of x is not N\0ALocation: loc({{.*}})"
 // CHECK-NEXT:    %[[TASKS:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}()[%[[N]]]
 // CHECK-NEXT:    %[[C1:[a-zA-Z0-9_]+]] = arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[TASK:[a-zA-Z0-9_]+]] = %[[C0]] to %[[TASKS]] step %[[C1]] {

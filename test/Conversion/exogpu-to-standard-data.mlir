@@ -17,7 +17,7 @@
 // CHECK:         cf.assert
 // CHECK-NEXT:    %[[BIG:[a-zA-Z0-9_]+]] = memref.alloc() : memref<1024x512xf32>
 // CHECK-NEXT:    %[[NONNEG:[a-zA-Z0-9_]+]] = arith.cmpi sge, %[[N]], %{{.*}} : index
-// CHECK-NEXT:    cf.assert %[[NONNEG]], "extent 0 of %dyn is negative\0ALocation: loc({{.*}})"
+// CHECK-NEXT:    cf.assert %[[NONNEG]], "extent 0 of dyn is negative\0ALocation: loc({{.*}})"
 // CHECK-NEXT:    %[[DYN:[a-zA-Z0-9_]+]] = memref.alloc(%[[N]]) : memref<?x16xf32>
 // CHECK:         scf.for
 // CHECK:           scf.for %[[T:[a-zA-Z0-9_]+]] =

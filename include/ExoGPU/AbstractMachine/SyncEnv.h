@@ -158,6 +158,13 @@ struct ElementState {
   std::vector<VisibilityRecord> mutates;
   int64_t arrives = 0;
   int64_t awaits = 0;
+  /// The phases of a barrier element that multicast arrives of other homes
+  /// reached: their largest index plus one. Its phases are
+  /// max(arrives, received) (docs/abstract-machine.md, "Multicast").
+  int64_t received = 0;
+
+  /// The number of phases arrives started at this barrier element.
+  int64_t getPhases() const { return std::max(arrives, received); }
 };
 
 /// Whether a grant of `record` gives every thread unordered or above.
@@ -191,7 +198,10 @@ makeRecords(VisibilityLevel level, bool convergent,
             const ArriveCounts &arrives, const ThreadSet &threads,
             Location origin, bool group);
 
-/// The witness W(t, g_exec, pre, r) of Def. B.3 (i), for a plain record.
+/// The witness W(t, g_exec, pre, r) of Def. B.3 (i), for a plain record. A
+/// record of a TMA load into shared memory (tma_to_smem_async_qual) is
+/// witnessed only at temporally_ordered or above: only its mbarrier
+/// completes it.
 bool isWitnessed(bool transitive, const ThreadSet &exec, QualMask pre,
                  const VisibilityRecord &record);
 
@@ -213,10 +223,12 @@ bool liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
                 const ThreadSet &exec, QualMask pre,
                 ArrayRef<std::pair<ElementKey, int64_t>> counts);
 /// AWAIT: records that observed an arrive count of `barrier` at most `max`
-/// are augmented.
+/// are augmented. With `own` (the await of a commit group), each executing
+/// thread is raised only on the records it sees at unordered or above on
+/// their own timeline: the asynchronous work it issued itself.
 bool liftAwait(std::vector<VisibilityRecord> &records,
                const ElementKey &barrier, int64_t max, const ThreadSet &exec,
-               QualMask full, QualMask temp);
+               QualMask full, QualMask temp, bool own);
 /// Forgets the arrive counts of `barrier` (a new barrier lifetime).
 bool forgetBarrier(std::vector<VisibilityRecord> &records,
                    const ElementKey &barrier);

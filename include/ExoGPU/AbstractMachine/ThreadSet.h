@@ -42,6 +42,8 @@ public:
   bool empty() const { return intervals.empty(); }
   bool contains(int64_t value) const;
   bool intersects(const IntervalSet &other) const;
+  /// The elements in both sets.
+  IntervalSet intersect(const IntervalSet &other) const;
   /// The smallest element not in `other`, if any.
   std::optional<int64_t> findNotIn(const IntervalSet &other) const;
   /// The smallest element also in `other`, if any.
@@ -75,6 +77,8 @@ public:
   bool empty() const { return !everyThread && byTask.empty(); }
   bool contains(GlobalThread thread) const;
   bool intersects(const ThreadSet &other) const;
+  /// The threads in both sets.
+  ThreadSet intersect(const ThreadSet &other) const;
   /// Adds every thread of `other`.
   void insert(const ThreadSet &other);
   /// A thread of this set not in `other`, if any (the first in task and

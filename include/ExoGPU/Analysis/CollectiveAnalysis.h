@@ -6,7 +6,8 @@
 // cuda_threads loops and warps blocks; every other statement inherits its
 // parent's. Also checks the static rules that depend on tilings: thread
 // counts of cuda_threads loops, warps ranges, instruction collective units
-// (Sec. 3.4) and single-thread scalar writes (guide "cuda_threads Loops").
+// (Sec. 3.4), single-thread scalar writes (guide "cuda_threads Loops") and
+// cluster syncs at cluster scope.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +97,8 @@ private:
   const CollTiling *deriveWarps(Operation *warps, const CollTiling &tiling,
                                 CollParams params);
   void checkCall(Operation *call, const CollTiling &tiling, CollParams params);
+  void checkClusterSync(Operation *sync, const CollTiling &tiling,
+                        CollParams params);
   void error(Operation *op, std::string message);
 
   std::vector<std::unique_ptr<CollTiling>> tilings;

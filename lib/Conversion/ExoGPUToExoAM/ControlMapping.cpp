@@ -88,6 +88,12 @@ FailureOr<Access> lowering::applyCoords(const View &view,
   return access;
 }
 
+bool lowering::narrows(ArrayRef<int32_t> kinds) {
+  return llvm::any_of(kinds, [](int32_t kind) {
+    return static_cast<CoordKind>(kind) != CoordKind::Full;
+  });
+}
+
 FailureOr<View> lowering::applyWindow(const View &view, ArrayRef<int32_t> kinds,
                                       ArrayRef<GlobalExpr> exprs) {
   View window = view;
@@ -113,6 +119,7 @@ FailureOr<View> lowering::applyWindow(const View &view, ArrayRef<int32_t> kinds,
       });
   if (failed(ok))
     return failure();
+  window.isNarrowed |= narrows(kinds);
   return window;
 }
 

@@ -42,6 +42,10 @@ struct View {
   MemoryAttr memory;
   BarrierKind barrierKind = BarrierKind::CudaDeviceBarrier;
   SmallVector<ViewDim, 4> dims;
+  /// Whether the view is a window narrower than its variable (some
+  /// coordinate of a window it was taken through was not `:`): accesses
+  /// through it are checked against it.
+  bool isNarrowed = false;
 
   /// Fig. 18 isEx: sync-exempt memories and barrier mechanisms.
   bool isSyncExempt() const;
@@ -86,6 +90,10 @@ void setStorage(View &view, Type type);
 /// the whole buffer, Fig. 17 `x`). Fails if the counts do not match.
 FailureOr<Access> applyCoords(const View &view, ArrayRef<int32_t> kinds,
                               ArrayRef<GlobalExpr> exprs);
+
+/// Whether window coordinates of these kinds select less than the whole
+/// view (some coordinate is not `:`).
+bool narrows(ArrayRef<int32_t> kinds);
 
 /// The view a window statement defines (inlined, Sec. 5.2 (i)).
 FailureOr<View> applyWindow(const View &view, ArrayRef<int32_t> kinds,

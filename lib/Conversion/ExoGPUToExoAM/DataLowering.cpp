@@ -92,6 +92,10 @@ LogicalResult ProcLowering::lowerWindow(WindowOp window) {
     return emitError(window.getLoc(),
                      "sync check: window coordinates do not match "
                      "the buffer");
+  // The window must lie within the buffer it is taken of.
+  if (narrows(window.getCoordKinds()))
+    emitBoundsCheck(
+        window, *applyCoords(**view, window.getCoordKinds(), *exprs), **view);
   frame->buffers[window.getResult()] = std::move(*result);
   return success();
 }
@@ -99,6 +103,18 @@ LogicalResult ProcLowering::lowerWindow(WindowOp window) {
 //===----------------------------------------------------------------------===//
 // Allocation and free (Fig. 5)
 //===----------------------------------------------------------------------===//
+
+void ProcLowering::emitAlloc(Operation *stmt, const View &view,
+                             ArrayRef<GlobalExpr> extents) {
+  // Alloc(x[c*]): the coordinates are the extents (points).
+  Access extentsAccess{&view, {}};
+  for (GlobalExpr extent : extents)
+    extentsAccess.coords.push_back({false, extent, extent});
+  OperandPacker packer(context, globals);
+  unsigned target = packer.addAccess(extentsAccess);
+  exoam::AllocOp::create(builder, stmt->getLoc(), packer.getAccess(target),
+                         view.isBarrier, packer.getOperands());
+}
 
 LogicalResult ProcLowering::lowerAlloc(AllocOp alloc) {
   FailureOr<SmallVector<GlobalExpr>> extents =
@@ -108,19 +124,7 @@ LogicalResult ProcLowering::lowerAlloc(AllocOp alloc) {
   StringAttr name = uniqueName(alloc.getName().value_or("tmp"));
   View view = makeRootView(name, *extents, context);
   setStorage(view, alloc.getResult().getType());
-  FailureOr<Access> whole = applyCoords(view, {}, {});
-  if (failed(whole))
-    return emitError(alloc.getLoc(), "sync check: malformed allocation");
-  // Alloc(x[c*]): the coordinates are the extents (points).
-  Access extentsAccess = *whole;
-  for (auto [coord, extent] : llvm::zip(extentsAccess.coords, *extents)) {
-    coord.isRange = false;
-    coord.lo = coord.hi = extent;
-  }
-  OperandPacker packer(context, globals);
-  unsigned target = packer.addAccess(extentsAccess);
-  exoam::AllocOp::create(builder, alloc.getLoc(), packer.getAccess(target),
-                         view.isBarrier, packer.getOperands());
+  emitAlloc(alloc, view, *extents);
   frame->buffers[alloc.getResult()] = std::move(view);
   return success();
 }

@@ -93,34 +93,38 @@ LogicalResult ProcLowering::emitCheck(Operation *stmt, bool reads,
   return success();
 }
 
-LogicalResult ProcLowering::emitRecord(Operation *stmt, bool read,
-                                       VisibilityLevel level, bool convergent,
-                                       const Access &access,
-                                       exogpu::QualTimeline timeline,
-                                       exoam::QualMask atomic,
-                                       ArrayRef<Access> barriers) {
+LogicalResult
+ProcLowering::emitRecord(Operation *stmt, bool read, VisibilityLevel level,
+                         bool convergent, const Access &access,
+                         exogpu::QualTimeline timeline, exoam::QualMask atomic,
+                         ArrayRef<Access> barriers, const Access *home) {
   OperandPacker packer(context, globals);
   unsigned target = packer.addAccess(access);
   SmallVector<unsigned> barrierHandles;
   for (const Access &barrier : barriers)
     barrierHandles.push_back(packer.addAccess(barrier));
+  std::optional<unsigned> homeHandle;
+  if (home)
+    homeHandle = packer.addAccess(*home);
   FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(stmt, packer);
   if (failed(threads))
     return failure();
   SmallVector<Attribute> barrierAttrs;
   for (unsigned handle : barrierHandles)
     barrierAttrs.push_back(packer.getAccess(handle));
+  exoam::AccessAttr homeAttr =
+      homeHandle ? packer.getAccess(*homeHandle) : exoam::AccessAttr();
   auto atomicSet = exoam::QualTimelineSetAttr::get(context, atomic);
   if (read)
     exoam::RecordReadOp::create(builder, stmt->getLoc(), level, convergent,
                                 packer.getAccess(target), timeline, atomicSet,
-                                builder.getArrayAttr(barrierAttrs), *threads,
-                                packer.getOperands());
+                                builder.getArrayAttr(barrierAttrs), homeAttr,
+                                *threads, packer.getOperands());
   else
     exoam::RecordMutateOp::create(builder, stmt->getLoc(), level, convergent,
                                   packer.getAccess(target), timeline, atomicSet,
-                                  builder.getArrayAttr(barrierAttrs), *threads,
-                                  packer.getOperands());
+                                  builder.getArrayAttr(barrierAttrs), homeAttr,
+                                  *threads, packer.getOperands());
   return success();
 }
 
@@ -150,4 +154,47 @@ LogicalResult ProcLowering::emitFence(Operation *stmt, bool transitive,
   exoam::FenceOp::create(builder, stmt->getLoc(), transitive, set(pre),
                          set(full), set(temp), *threads, packer.getOperands());
   return success();
+}
+
+void ProcLowering::emitBoundsCheck(Operation *stmt, const Access &access,
+                                   const View &view) {
+  FailureOr<Access> whole = applyCoords(view, {}, {});
+  OperandPacker packer(context, globals);
+  unsigned target = packer.addAccess(access);
+  unsigned window = packer.addAccess(*whole);
+  exoam::CheckBoundsOp::create(builder, stmt->getLoc(),
+                               packer.getAccess(target),
+                               packer.getAccess(window), packer.getOperands());
+}
+
+LogicalResult ProcLowering::emitConditionCheck(Operation *stmt,
+                                               ConditionAttr condition,
+                                               ValueRange ctrl,
+                                               StringRef what) {
+  OperandPacker packer(context, globals);
+  FailureOr<ConditionAttr> lowered =
+      lowerCondition(stmt, condition, ctrl, packer);
+  if (failed(lowered))
+    return failure();
+  exoam::CheckConditionOp::create(builder, stmt->getLoc(), *lowered,
+                                  builder.getStringAttr(what),
+                                  packer.getOperands());
+  return success();
+}
+
+LogicalResult ProcLowering::emitPreconditionCheck(Operation *stmt,
+                                                  ProcOp proc) {
+  ConditionAttr pre = proc.getPreconditionsAttr();
+  if (!pre)
+    return success();
+  // Sec. 3.3: `requires` states the values the proc is defined for.
+  std::string what;
+  llvm::raw_string_ostream os(what);
+  os << "the precondition of @" << proc.getSymName() << " (requires ";
+  printCondition(os, pre,
+                 llvm::map_to_vector(proc.getArgNames(), [](Attribute name) {
+                   return cast<StringAttr>(name).getValue();
+                 }));
+  os << ')';
+  return emitConditionCheck(stmt, pre, proc.getBody().getArguments(), what);
 }

@@ -86,6 +86,10 @@ FailureOr<Access> ProcLowering::lowerAccess(Operation *op, Value buffer,
     return emitError(op->getLoc(),
                      "sync check: the access's coordinates do not match "
                      "its buffer");
+  // An access through a window must stay in the window (the variable's
+  // allocation is checked by the machine itself).
+  if ((*view)->isNarrowed && narrows(kinds))
+    emitBoundsCheck(op, *access, **view);
   return access;
 }
 
@@ -177,8 +181,13 @@ FailureOr<exoam::ProcOp> ProcLowering::run(ProcOp proc) {
     StringAttr name = uniqueName(cast<StringAttr>(proc.getArgNames()[i]));
     View view = makeRootView(name, *extents, context);
     setStorage(view, proc.getParam(i).getType());
+    // The machine starts every variable empty, as ALLOC leaves it; the
+    // ALLOC gives the machine the parameter's extents to check accesses.
+    emitAlloc(proc, view, *extents);
     top.buffers[proc.getParam(i)] = std::move(view);
   }
+  if (failed(emitPreconditionCheck(proc, proc)))
+    return failure();
   callStack.push_back(proc);
   if (failed(lowerBlock(proc.getBody().front()))) {
     amProc.erase();
@@ -228,12 +237,20 @@ LogicalResult ProcLowering::inlineProcCall(CallOp call, ProcOp callee) {
           return emitError(call.getLoc(),
                            "sync check: argument coordinates do not "
                            "match the buffer");
+        if (narrows((*accesses)[index].kinds))
+          emitBoundsCheck(
+              call, *applyCoords(**view, (*accesses)[index].kinds, *exprs),
+              **view);
         return window;
       });
   if (failed(bound))
     return failure();
   Frame *caller = frame;
   frame = &calleeFrame;
+  if (failed(emitPreconditionCheck(call, callee))) {
+    frame = caller;
+    return failure();
+  }
   callStack.push_back(callee);
   LogicalResult result = lowerBlock(callee.getBody().front());
   callStack.pop_back();
@@ -295,21 +312,30 @@ LogicalResult ProcLowering::lowerFor(ForOp loop) {
   return lowerBlock(loop.getBody().front());
 }
 
-/// Creates an exoam.if with `condition` over `ctrl` and lowers `body` in it.
-LogicalResult ProcLowering::lowerIf(IfOp guard) {
-  ConditionAttr condition = guard.getCondition();
+FailureOr<ConditionAttr> ProcLowering::lowerCondition(Operation *op,
+                                                      ConditionAttr condition,
+                                                      ValueRange ctrl,
+                                                      OperandPacker &packer) {
   FailureOr<SmallVector<GlobalExpr>> exprs =
-      lowerExprs(guard, condition.getMap().getResults(), guard.getCtrl());
+      lowerExprs(op, condition.getMap().getResults(), ctrl);
   if (failed(exprs))
     return failure();
-  OperandPacker packer(context, globals);
   SmallVector<AffineExpr> packed;
   for (GlobalExpr expr : *exprs)
     packed.push_back(packer.pack(expr));
-  auto amIf = exoam::IfOp::create(
-      builder, guard.getLoc(),
-      ConditionAttr::get(context, packer.getMap(packed), condition.getAtoms()),
-      packer.getOperands());
+  return ConditionAttr::get(context, packer.getMap(packed),
+                            condition.getAtoms());
+}
+
+/// Creates an exoam.if with `condition` over `ctrl` and lowers `body` in it.
+LogicalResult ProcLowering::lowerIf(IfOp guard) {
+  OperandPacker packer(context, globals);
+  FailureOr<ConditionAttr> condition =
+      lowerCondition(guard, guard.getCondition(), guard.getCtrl(), packer);
+  if (failed(condition))
+    return failure();
+  auto amIf = exoam::IfOp::create(builder, guard.getLoc(), *condition,
+                                  packer.getOperands());
   OpBuilder::InsertionGuard insertion(builder);
   builder.createBlock(&amIf.getBody());
   return lowerBlock(guard.getBody().front());

@@ -44,6 +44,11 @@ private:
   FailureOr<GlobalExpr> lowerCtrl(Operation *op, Value value);
   FailureOr<SmallVector<GlobalExpr>>
   lowerExprs(Operation *op, ArrayRef<AffineExpr> exprs, ValueRange ctrl);
+  /// `condition` (over `ctrl` of `op`) over the operands `packer` collects.
+  FailureOr<ConditionAttr> lowerCondition(Operation *op,
+                                          ConditionAttr condition,
+                                          ValueRange ctrl,
+                                          OperandPacker &packer);
 
   // Buffers.
   FailureOr<const View *> lookupView(Operation *op, Value buffer);
@@ -71,6 +76,9 @@ private:
   LogicalResult lowerAwait(AwaitOp await);
   LogicalResult lowerCall(CallOp call);
   LogicalResult lowerInstrCall(CallOp call, InstrOp instr);
+  /// The CTA (in the cluster) of the collective that executes `stmt`, as an
+  /// expression of the global values; none if it spans several CTAs.
+  FailureOr<std::optional<GlobalExpr>> getIssuingCta(Operation *stmt);
   LogicalResult inlineProcCall(CallOp call, ProcOp callee);
 
   // Emission of AMIR statements.
@@ -82,14 +90,28 @@ private:
                           bool convergent, const Access &access,
                           exoam::QualMask timelines,
                           exoam::AccessPurpose purpose);
+  /// A record observing `barriers`, at the arrive count of `home` if given.
   LogicalResult emitRecord(Operation *stmt, bool read, VisibilityLevel level,
                            bool convergent, const Access &access,
                            exogpu::QualTimeline timeline,
-                           exoam::QualMask atomic, ArrayRef<Access> barriers);
+                           exoam::QualMask atomic, ArrayRef<Access> barriers,
+                           const Access *home = nullptr);
   void emitClear(Operation *stmt, bool reads, const Access &access);
   LogicalResult emitFence(Operation *stmt, bool transitive, exoam::QualMask pre,
                           exoam::QualMask full, exoam::QualMask temp);
   LogicalResult emitFreeChecks(Operation *stmt, const Access &whole);
+  /// Alloc(x[c*]) of `view`'s variable with `extents`.
+  void emitAlloc(Operation *stmt, const View &view,
+                 ArrayRef<GlobalExpr> extents);
+  /// Checks that `access` lies within `view` (an access through a window,
+  /// or a window of `view`).
+  void emitBoundsCheck(Operation *stmt, const Access &access, const View &view);
+  /// Checks `condition` (over `ctrl` of `stmt`), named `what` in errors.
+  LogicalResult emitConditionCheck(Operation *stmt, ConditionAttr condition,
+                                   ValueRange ctrl, StringRef what);
+  /// Checks the precondition of `proc`, if any, with its parameters bound in
+  /// the current frame.
+  LogicalResult emitPreconditionCheck(Operation *stmt, ProcOp proc);
   ParamAccessMode getAccessMode(InstrOp instr, unsigned param);
 
   const CollectiveAnalysis &analysis;

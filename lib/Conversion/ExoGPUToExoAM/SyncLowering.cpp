@@ -82,7 +82,11 @@ LogicalResult ProcLowering::lowerAwait(AwaitOp await) {
   auto set = [&](exoam::QualMask mask) {
     return exoam::QualTimelineSetAttr::get(context, mask);
   };
-  exoam::AwaitOp::create(builder, await.getLoc(), packer.getAccess(handle),
+  // A commit group's wait covers only the groups the waiting thread (or
+  // warpgroup) committed: its own asynchronous work.
+  bool own = barrier->view->isBarrier &&
+             barrier->view->barrierKind == BarrierKind::CudaCommitGroup;
+  exoam::AwaitOp::create(builder, await.getLoc(), own, packer.getAccess(handle),
                          set(exoam::getFullTimelines(timeline)),
                          set(exoam::getTemporalTimelines(timeline)),
                          await.getCount(), *threads, packer.getOperands());

@@ -62,7 +62,7 @@ LogicalResult SequentialLowering::lowerAlloc(AllocOp alloc) {
     Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
                                         *size, zero);
     createAssert(loc, valid,
-                 "extent " + Twine(dim) + " of %" +
+                 "extent " + Twine(dim) + " of " +
                      alloc.getName().value_or("tmp") + " is negative");
     dynamicSizes.push_back(*size);
   }

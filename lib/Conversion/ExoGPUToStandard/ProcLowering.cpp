@@ -182,7 +182,7 @@ void SequentialLowering::emitExtentChecks(ProcOp proc, ArrayRef<Value> args,
       printControlExpr(os, extent, names);
       createAssert(loc, same,
                    "@" + proc.getSymName() + ": extent " + Twine(dim) +
-                       " of %" + names[i] + " is not " + text);
+                       " of " + names[i] + " is not " + text);
     }
   }
 }

@@ -440,55 +440,7 @@ bool mlir::exogpu::cuda::isReadOnlyParam(InstrOp instr, unsigned param) {
   return getParamAccessModes(instr)[param] == ParamAccessMode::ReadOnly;
 }
 
-/// The allocation or parameter a buffer value is a window of.
-static Value getRootValue(Value buffer) {
-  while (auto window = buffer.getDefiningOp<WindowOp>())
-    buffer = window.getSource();
-  return buffer;
-}
-
-/// The positions of the data parameters among all parameters.
-static SmallVector<unsigned> getDataParams(ArrayRef<int32_t> kinds) {
-  SmallVector<unsigned> result;
-  for (auto [i, k] : llvm::enumerate(kinds))
-    if (static_cast<ParamKind>(k) == ParamKind::data)
-      result.push_back(i);
-  return result;
-}
-
-static bool mayWrite(Operation *op, Value root,
-                     SmallPtrSetImpl<Operation *> &visiting) {
-  bool writes = false;
-  op->walk([&](Operation *nested) {
-    if (auto assign = dyn_cast<AssignOp>(nested))
-      writes = getRootValue(assign.getDest()) == root;
-    else if (auto reduce = dyn_cast<ReduceOp>(nested))
-      writes = getRootValue(reduce.getDest()) == root;
-    else if (auto call = dyn_cast<CallOp>(nested)) {
-      Operation *callee =
-          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
-      if (auto instr = dyn_cast_or_null<InstrOp>(callee)) {
-        SmallVector<unsigned> params = getDataParams(instr.getArgKinds());
-        for (auto [i, arg] : llvm::enumerate(call.getDataArgs()))
-          writes |= i < params.size() && getRootValue(arg) == root &&
-                    !isReadOnlyParam(instr, params[i]);
-      } else if (auto proc = dyn_cast_or_null<ProcOp>(callee)) {
-        SmallVector<unsigned> params = getDataParams(proc.getArgKinds());
-        // A recursive call writes what the enclosing visit decides.
-        if (!visiting.insert(proc).second)
-          return WalkResult::advance();
-        for (auto [i, arg] : llvm::enumerate(call.getDataArgs()))
-          writes |= i < params.size() && getRootValue(arg) == root &&
-                    mayWrite(proc, proc.getParam(params[i]), visiting);
-        visiting.erase(proc);
-      }
-    }
-    return writes ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return writes;
-}
-
 bool mlir::exogpu::cuda::mayWrite(Operation *op, Value root) {
-  SmallPtrSet<Operation *, 4> visiting;
-  return ::mayWrite(op, root, visiting);
+  std::optional<ParamAccessMode> mode = getBufferAccessMode(op, root);
+  return mode && *mode != ParamAccessMode::ReadOnly;
 }

@@ -305,3 +305,38 @@ exoam.proc @bad_purpose() {
   // expected-error @below {{unknown check purpose 'bogus' (expected read, write or free)}}
   exoam.check_reads fully_ordered @x[] on [cpu_in_order_qual] for bogus threads cpu
 }
+
+// -----
+
+exoam.proc @bounds_other_variable() {
+  // expected-error @below {{the access and its window must be of one variable, with one coordinate per dimension each}}
+  exoam.check_bounds @x[0] within @y[0 to 3]
+}
+
+// -----
+
+exoam.proc @bounds_rank() {
+  // expected-error @below {{the access and its window must be of one variable, with one coordinate per dimension each}}
+  exoam.check_bounds @x[0, 1] within @x[0 to 3]
+}
+
+// -----
+
+exoam.proc @condition_bool_atom(%n: index) {
+  // expected-error @below {{a boolean condition atom must be an i1 value}}
+  "exoam.check_condition"(%n) <{condition = #exogpu.cond<(d0) -> (d0), [5]>, what = "a precondition"}> : (index) -> ()
+}
+
+// -----
+
+exoam.proc @home_other_variable() {
+  // expected-error @below {{a home barrier is an element of the variable of the barriers the record observes}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[0] home @other[0] threads gpu[4]
+}
+
+// -----
+
+exoam.proc @home_without_barriers() {
+  // expected-error @below {{a home barrier is an element of the variable of the barriers the record observes}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual home @bar[0] threads gpu[4]
+}

@@ -29,6 +29,8 @@ exoam.proc @statements(%M: index, %flag: i1) {
       exoam.record_mutate fully_ordered @acc[%t, 0] on cuda_in_order_rmem_qual threads gpu[128 (%t, 1, 0)]
       // CHECK-NEXT: exoam.record_read unordered convergent @scalar[] on wgmma_async_smem_qual atomic = [tma_to_gmem_async_qual] >> @bar[%[[TASK]] mod 2, 0] >> @bar[0, 1 to 3] threads gpu[2 (_, 1, 1), 64 (%[[T]], 32, 0)]
       exoam.record_read unordered convergent @scalar[] on wgmma_async_smem_qual atomic = [tma_to_gmem_async_qual] >> @bar[%task mod 2, 0] >> @bar[0, 1 to 3] threads gpu[2 (_, 1, 1), 64 (%t, 32, 0)]
+      // CHECK-NEXT: exoam.record_mutate unordered @acc[%[[T]], 1] on tma_to_smem_async_qual >> @bar[1, 0] home @bar[%[[TASK]] mod 2, 0] threads gpu[128 (%[[T]], 1, 0)]
+      exoam.record_mutate unordered @acc[%t, 1] on tma_to_smem_async_qual >> @bar[1, 0] home @bar[%task mod 2, 0] threads gpu[128 (%t, 1, 0)]
       // CHECK-NEXT: exoam.if %[[T]] < 5 and %flag or %[[T]] * 2 >= %M {
       exoam.if %t < 5 and %flag or %t * 2 >= %M {
         // CHECK-NEXT: exoam.record_read invisible @acc[%[[T]], 1] on cpu_in_order_qual threads cpu
@@ -47,8 +49,14 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.await @bar[%task mod 2, 0] full = [cuda_in_order_ram_qual] temp = [] n = -3 threads gpu[256]
     // CHECK-NEXT: exoam.await @bar[1, 0] full = [] temp = [] n = 2 threads gpu[256]
     exoam.await @bar[1, 0] full = [] temp = [] n = 2 threads gpu[256]
+    // CHECK-NEXT: exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
+    exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
     // CHECK-NEXT: exoam.check_barrier @bar[0 to 1, 0 to 3]
     exoam.check_barrier @bar[0 to 1, 0 to 3]
+    // CHECK-NEXT: exoam.check_condition %[[TASK]] < %M and %flag or %M mod 4 == 0, "a precondition"
+    exoam.check_condition %task < %M and %flag or %M mod 4 == 0, "a precondition"
+    // CHECK-NEXT: exoam.check_bounds @acc[%[[TASK]], 1] within @acc[0 to 127, 0 to %M - 1]
+    exoam.check_bounds @acc[%task, 1] within @acc[0 to 127, 0 to %M - 1]
   }
 }
 

@@ -1,7 +1,7 @@
 //===- CheckOps.cpp - exoam visibility and barrier checks ----------------===//
 //
 // Part of ExoGPU. `check_reads`, `check_mutates` and `check_barrier`
-// (seeds/002 Fig. 4, Fig. 7).
+// (seeds/002 Fig. 4, Fig. 7), `check_condition` and `check_bounds`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,4 +123,75 @@ void CheckBarrierOp::print(OpAsmPrinter &p) {
 
 LogicalResult CheckBarrierOp::verify() {
   return verifyAccess(*this, getBarrier(), getCtrl().size(), "barrier");
+}
+
+//===----------------------------------------------------------------------===//
+// CheckConditionOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CheckConditionOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  StatementParser stmt(parser);
+  exogpu::ConditionAttr condition =
+      stmt.getControlParser().parseConditionAttr();
+  StringAttr what;
+  if (!condition || parser.parseComma() ||
+      parser.parseAttribute(what, getWhatAttrName(result.name),
+                            result.attributes))
+    return failure();
+  result.addAttribute(getConditionAttrName(result.name), condition);
+  return stmt.finish(result);
+}
+
+void CheckConditionOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  exogpu::printCondition(p, getCondition(), getCtrl());
+  p << ", ";
+  p.printAttribute(getWhatAttr());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getConditionAttrName(), getWhatAttrName()});
+}
+
+LogicalResult CheckConditionOp::verify() {
+  return verifyCondition(*this, getCondition(), getCtrl());
+}
+
+//===----------------------------------------------------------------------===//
+// CheckBoundsOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CheckBoundsOp::parse(OpAsmParser &parser, OperationState &result) {
+  StatementParser stmt(parser);
+  ParsedAccess target, window;
+  if (stmt.parseAccess(target) || parser.parseKeyword("within") ||
+      stmt.parseAccess(window))
+    return failure();
+  AccessAttr targetAttr = stmt.buildAccess(target);
+  AccessAttr windowAttr = stmt.buildAccess(window);
+  if (!targetAttr || !windowAttr)
+    return failure();
+  result.addAttribute(getTargetAttrName(result.name), targetAttr);
+  result.addAttribute(getWindowAttrName(result.name), windowAttr);
+  return stmt.finish(result);
+}
+
+void CheckBoundsOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  printAccess(p, getTarget(), getCtrl());
+  p << " within ";
+  printAccess(p, getWindow(), getCtrl());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getTargetAttrName(), getWindowAttrName()});
+}
+
+LogicalResult CheckBoundsOp::verify() {
+  unsigned numCtrl = getCtrl().size();
+  if (failed(verifyAccess(*this, getTarget(), numCtrl, "check of")) ||
+      failed(verifyAccess(*this, getWindow(), numCtrl, "window of")))
+    return failure();
+  if (getTarget().getVar() != getWindow().getVar() ||
+      getTarget().getKinds().size() != getWindow().getKinds().size())
+    return emitOpError("the access and its window must be of one variable, "
+                       "with one coordinate per dimension each");
+  return success();
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StatementSyntax.h"
+#include "StatementVerifier.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -273,38 +274,9 @@ void IfOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
-/// Whether `expr` uses a control operand of type i1.
-static bool usesBool(AffineExpr expr, ValueRange ctrl) {
-  bool found = false;
-  expr.walk([&](AffineExpr e) {
-    if (auto d = dyn_cast<AffineDimExpr>(e))
-      found |= ctrl[d.getPosition()].getType().isInteger(1);
-  });
-  return found;
-}
-
 LogicalResult IfOp::verify() {
-  exogpu::ConditionAttr cond = getCondition();
-  AffineMap map = cond.getMap();
-  if (failed(
-          exogpu::verifyControlMap(*this, map, getCtrl().size(), "condition")))
+  if (failed(verifyCondition(*this, getCondition(), getCtrl())))
     return failure();
-  unsigned next = 0;
-  for (int64_t raw : cond.getAtoms()) {
-    auto kind = static_cast<exogpu::ConditionAtomKind>(raw);
-    if (kind == exogpu::ConditionAtomKind::Bool) {
-      auto dim = dyn_cast<AffineDimExpr>(map.getResult(next++));
-      if (!dim || !getCtrl()[dim.getPosition()].getType().isInteger(1))
-        return emitOpError("a boolean condition atom must be an i1 value");
-      continue;
-    }
-    if (kind > exogpu::ConditionAtomKind::Bool)
-      continue;
-    for (int i = 0; i < 2; ++i)
-      if (usesBool(map.getResult(next++), getCtrl()))
-        return emitOpError("relations compare integer control expressions; "
-                           "an i1 value cannot be used in arithmetic");
-  }
   if (!getBody().args_empty())
     return emitOpError("body must not have arguments");
   return success();

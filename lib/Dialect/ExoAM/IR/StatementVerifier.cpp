@@ -39,3 +39,39 @@ LogicalResult mlir::exoam::verifyThreads(Operation *op,
                << " is not one of the op's " << numCtrl << " control operands";
   return success();
 }
+
+/// Whether `expr` uses a control operand of type i1.
+static bool usesBool(AffineExpr expr, ValueRange ctrl) {
+  bool found = false;
+  expr.walk([&](AffineExpr e) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      found |= ctrl[d.getPosition()].getType().isInteger(1);
+  });
+  return found;
+}
+
+LogicalResult mlir::exoam::verifyCondition(Operation *op,
+                                           exogpu::ConditionAttr condition,
+                                           ValueRange ctrl) {
+  AffineMap map = condition.getMap();
+  if (failed(exogpu::verifyControlMap(op, map, ctrl.size(), "condition")))
+    return failure();
+  unsigned next = 0;
+  for (int64_t raw : condition.getAtoms()) {
+    auto kind = static_cast<exogpu::ConditionAtomKind>(raw);
+    if (kind == exogpu::ConditionAtomKind::Bool) {
+      auto dim = dyn_cast<AffineDimExpr>(map.getResult(next++));
+      if (!dim || !ctrl[dim.getPosition()].getType().isInteger(1))
+        return op->emitOpError("a boolean condition atom must be an i1 value");
+      continue;
+    }
+    if (kind > exogpu::ConditionAtomKind::Bool)
+      continue;
+    for (int i = 0; i < 2; ++i)
+      if (usesBool(map.getResult(next++), ctrl))
+        return op->emitOpError(
+            "relations compare integer control expressions; an i1 value "
+            "cannot be used in arithmetic");
+  }
+  return success();
+}

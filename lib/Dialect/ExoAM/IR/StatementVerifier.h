@@ -21,6 +21,11 @@ LogicalResult verifyAccess(Operation *op, AccessAttr access, unsigned numCtrl,
 LogicalResult verifyAccesses(Operation *op, ArrayAttr accesses,
                              unsigned numCtrl, StringRef what);
 
+/// Checks that a condition's expressions are quasi-affine over `ctrl`,
+/// boolean atoms are i1 operands and relations compare index expressions.
+LogicalResult verifyCondition(Operation *op, exogpu::ConditionAttr condition,
+                              ValueRange ctrl);
+
 /// Checks that the tiling iterators of `threads` name control operands.
 LogicalResult verifyThreads(Operation *op, ThreadMappingAttr threads,
                             unsigned numCtrl);

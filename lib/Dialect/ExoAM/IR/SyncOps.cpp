@@ -115,6 +115,9 @@ LogicalResult ArriveOp::verify() {
 
 ParseResult AwaitOp::parse(OpAsmParser &parser, OperationState &result) {
   StatementParser stmt(parser);
+  if (succeeded(parser.parseOptionalKeyword("own")))
+    result.addAttribute(getOwnAttrName(result.name),
+                        parser.getBuilder().getUnitAttr());
   ParsedAccess barrier;
   QualTimelineSetAttr full, temp;
   int64_t n;
@@ -137,6 +140,8 @@ ParseResult AwaitOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void AwaitOp::print(OpAsmPrinter &p) {
+  if (getOwn())
+    p << " own";
   p << ' ';
   printAccess(p, getBarrier(), getCtrl());
   printNamedSet(p, "full", getFull());
@@ -144,8 +149,8 @@ void AwaitOp::print(OpAsmPrinter &p) {
   p << " n = " << getNAttr().getInt();
   printThreads(p, getThreads(), getCtrl());
   p.printOptionalAttrDict((*this)->getAttrs(),
-                          {getBarrierAttrName(), getFullAttrName(),
-                           getTempAttrName(), getNAttrName(),
+                          {getOwnAttrName(), getBarrierAttrName(),
+                           getFullAttrName(), getTempAttrName(), getNAttrName(),
                            getThreadsAttrName()});
 }
 

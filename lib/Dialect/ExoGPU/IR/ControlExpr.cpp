@@ -452,11 +452,11 @@ static void printOperandDim(OpAsmPrinter &printer, ValueRange operands,
     printer << "<<invalid d" << i << ">>";
 }
 
-/// Prints dimension `i` as `%names[i]`.
+/// Prints dimension `i` as `names[i]`.
 static void printNamedDim(raw_ostream &os, ArrayRef<StringRef> names,
                           unsigned i) {
   if (i < names.size())
-    os << '%' << names[i];
+    os << names[i];
   else
     os << "<<invalid d" << i << ">>";
 }
@@ -475,7 +475,7 @@ void mlir::exogpu::printControlExpr(raw_ostream &os, AffineExpr expr,
 }
 
 /// Prints a condition in DNF, naming its dimensions with `printDim`.
-static void printConditionWith(raw_ostream &printer, ConditionAttr condition,
+static void printConditionWith(raw_ostream &os, ConditionAttr condition,
                                DimPrinter printDim) {
   AffineMap map = condition.getMap();
   unsigned next = 0;
@@ -483,29 +483,29 @@ static void printConditionWith(raw_ostream &printer, ConditionAttr condition,
   for (int64_t raw : condition.getAtoms()) {
     auto kind = static_cast<ConditionAtomKind>(raw);
     if (kind == ConditionAtomKind::Or) {
-      printer << " or ";
+      os << " or ";
       first = true;
       continue;
     }
     if (!first)
-      printer << " and ";
+      os << " and ";
     first = false;
     switch (kind) {
     case ConditionAtomKind::True:
-      printer << "true";
+      os << "true";
       break;
     case ConditionAtomKind::False:
-      printer << "false";
+      os << "false";
       break;
     case ConditionAtomKind::Bool:
-      printExpr(printer, map.getResult(next++), printDim, Prec::Sum);
+      printExpr(os, map.getResult(next++), printDim, Prec::Sum);
       break;
     default: {
-      printExpr(printer, map.getResult(next++), printDim, Prec::Sum);
+      printExpr(os, map.getResult(next++), printDim, Prec::Sum);
       static const char *const symbols[] = {" == ", " < ", " <= ", " > ",
                                             " >= "};
-      printer << symbols[raw];
-      printExpr(printer, map.getResult(next++), printDim, Prec::Sum);
+      os << symbols[raw];
+      printExpr(os, map.getResult(next++), printDim, Prec::Sum);
       break;
     }
     }

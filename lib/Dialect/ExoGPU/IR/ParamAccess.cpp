@@ -15,14 +15,14 @@ namespace {
 enum Use : unsigned { Read = 1, Write = 2, Reduce = 4 };
 } // namespace
 
-/// The parameter of `body` that `buffer` is, or a window of.
-static std::optional<unsigned> getRootParam(Block &body, Value buffer) {
+/// The position in `roots` of the buffer `buffer` is, or is a window of.
+static std::optional<unsigned> getRoot(ArrayRef<Value> roots, Value buffer) {
   while (auto window = buffer.getDefiningOp<WindowOp>())
     buffer = window.getSource();
-  auto arg = dyn_cast<BlockArgument>(buffer);
-  if (!arg || arg.getOwner() != &body)
+  auto it = llvm::find(roots, buffer);
+  if (it == roots.end())
     return std::nullopt;
-  return arg.getArgNumber();
+  return it - roots.begin();
 }
 
 static ParamAccessMode toMode(unsigned use) {
@@ -58,18 +58,21 @@ static SmallVector<unsigned> getDataParams(Operation *callee) {
   return data;
 }
 
-/// The modes of `callable`'s parameters; `active` holds the procs being
-/// analyzed (a call of one of them is recursive).
 static SmallVector<ParamAccessMode>
-computeModes(Operation *callable, llvm::SmallPtrSetImpl<Operation *> &active) {
-  Block &body = callable->getRegion(0).front();
-  SmallVector<unsigned> uses(body.getNumArguments(), 0);
+computeModes(Operation *callable, llvm::SmallPtrSetImpl<Operation *> &active);
+
+/// The uses (as bits) the statements nested in `scope` make of each of
+/// `roots`; `active` holds the procs being analyzed (a call of one of them
+/// is recursive).
+static SmallVector<unsigned>
+computeUses(Operation *scope, ArrayRef<Value> roots,
+            llvm::SmallPtrSetImpl<Operation *> &active) {
+  SmallVector<unsigned> uses(roots.size(), 0);
   auto mark = [&](Value buffer, unsigned use) {
-    if (std::optional<unsigned> param = getRootParam(body, buffer))
-      uses[*param] |= use;
+    if (std::optional<unsigned> root = getRoot(roots, buffer))
+      uses[*root] |= use;
   };
-  active.insert(callable);
-  callable->walk([&](Operation *op) {
+  scope->walk([&](Operation *op) {
     if (auto read = dyn_cast<ReadOp>(op)) {
       mark(read.getSource(), Read);
     } else if (auto assign = dyn_cast<AssignOp>(op)) {
@@ -91,6 +94,15 @@ computeModes(Operation *callable, llvm::SmallPtrSetImpl<Operation *> &active) {
         mark(arg, toUse(modes[param]));
     }
   });
+  return uses;
+}
+
+/// The modes of `callable`'s parameters.
+static SmallVector<ParamAccessMode>
+computeModes(Operation *callable, llvm::SmallPtrSetImpl<Operation *> &active) {
+  SmallVector<Value> params(callable->getRegion(0).front().getArguments());
+  active.insert(callable);
+  SmallVector<unsigned> uses = computeUses(callable, params, active);
   active.erase(callable);
   return llvm::map_to_vector(uses, toMode);
 }
@@ -103,4 +115,13 @@ SmallVector<ParamAccessMode> mlir::exogpu::getParamAccessModes(InstrOp instr) {
 SmallVector<ParamAccessMode> mlir::exogpu::getParamAccessModes(ProcOp proc) {
   llvm::SmallPtrSet<Operation *, 4> active;
   return computeModes(proc, active);
+}
+
+std::optional<ParamAccessMode>
+mlir::exogpu::getBufferAccessMode(Operation *scope, Value root) {
+  llvm::SmallPtrSet<Operation *, 4> active;
+  unsigned use = computeUses(scope, {root}, active).front();
+  if (!use)
+    return std::nullopt;
+  return toMode(use);
 }

@@ -42,6 +42,7 @@ class ExoAM_RecordOp<string mnemonic, string which>
                        ExoAM_QualTimelineSetAttr:$atomic,
                        TypedArrayAttrBase<ExoAM_AccessAttr,
                                           "barrier accesses">:$barriers,
+                       OptionalAttr<ExoAM_AccessAttr>:$home,
                        ExoAM_ThreadMappingAttr:$threads,
                        Variadic<Index>:$ctrl);
   let hasCustomAssemblyFormat = 1;
@@ -56,13 +57,18 @@ def ExoAM_RecordReadOp : ExoAM_RecordOp<"record_read", "Read"> {
     thread sees it at `atomic_only` on the `atomic` timelines. `convergent`
     (the `t` flag, Fig. 20 `T_cvg`) makes one record for all executing
     threads, otherwise one per thread. The barrier accesses after `>>`
-    (`e_z#`) store their current arrive counts in the records' `P`.
+    (`e_z#`) store their current arrive counts in the records' `P`; with a
+    `home` barrier element, they all store the home's count instead: the
+    phase of the issuing CTA's barrier that a multicast completion belongs
+    to in every CTA it reaches (docs/abstract-machine.md, "Multicast").
 
     ```mlir
     exoam.record_read fully_ordered @A[%i, 0 to 15] on cuda_in_order_ram_qual
         threads gpu[128 (%t, 1, 0)]
     exoam.record_read unordered convergent @B[0 to 7] on wgmma_async_smem_qual
         >> @cg[%wg] threads gpu[256 (%wg, 128, 0)]
+    exoam.record_mutate unordered @S[1, 0 to 127] on tma_to_smem_async_qual
+        >> @full[1] home @full[%cta] threads gpu[2 (%cta, 128, 0), 128]
     ```
   }];
 }

@@ -43,9 +43,12 @@ def ExoAM_ArriveOp : ExoAM_StmtOp<"arrive"> {
   let description = [{
     The barrier accesses after `>>` must share exactly one element, the home
     barrier (Fig. 22 ARRIVE). Every record witnessed by the executing threads
-    on the `pre` timelines (Def. B.3 `W`) notes the current arrive count of
-    each accessed barrier element in its `P`; then the home barrier's arrive
-    count increases by one. A later `await` on a barrier element raises the
+    on the `pre` timelines (Def. B.3 `W`) notes, for each accessed barrier
+    element, the home barrier's current arrive count in its `P` (the phase
+    this arrive belongs to in every element a multicast arrive reaches;
+    docs/abstract-machine.md, "Multicast"); then the home barrier's arrive
+    count increases by one and every other accessed element records that it
+    reached that phase. A later `await` on a barrier element raises the
     records whose noted counts it pairs with.
 
     ```mlir
@@ -75,12 +78,21 @@ def ExoAM_AwaitOp : ExoAM_StmtOp<"await"> {
     the await count becomes `max(w, Max + 1)` for `n >= 0`, `w + 1`
     otherwise (Fig. 22 AWAIT).
 
+    With `own` (the translation's await of a commit group: a
+    `cp.async.wait_group` or `wgmma.wait_group` covers only the groups the
+    waiting thread or warpgroup committed), an executing thread is raised
+    only on the paired records it sees at `unordered` or above on their own
+    timeline, i.e. on the asynchronous work it issued itself
+    (docs/abstract-machine.md, "Commit groups").
+
     ```mlir
     exoam.await @full[%k mod 4] full = qfull(cuda_in_order)
         temp = qtmp(cuda_in_order) n = -1 threads gpu[128]
+    exoam.await own @cg[0] full = qfull(cuda_in_order)
+        temp = qtmp(cuda_in_order) n = 0 threads gpu[128]
     ```
   }];
-  let arguments = (ins ExoAM_AccessAttr:$barrier,
+  let arguments = (ins UnitAttr:$own, ExoAM_AccessAttr:$barrier,
                        ExoAM_QualTimelineSetAttr:$full,
                        ExoAM_QualTimelineSetAttr:$temp, I64Attr:$n,
                        ExoAM_ThreadMappingAttr:$threads,

@@ -105,14 +105,13 @@ void printControlExpr(OpAsmPrinter &printer, AffineExpr expr,
 /// Prints a condition as `a < b and c or d == e`.
 void printCondition(OpAsmPrinter &printer, ConditionAttr condition,
                     ValueRange operands);
-
 /// Prints `expr` in infix form to `os` (for messages outside the IR),
-/// naming dimension `i` `%names[i]`.
+/// naming dimension `i` `names[i]`.
 void printControlExpr(raw_ostream &os, AffineExpr expr,
                       ArrayRef<StringRef> names);
 
-/// Prints a condition as printCondition does, naming dimension `i`
-/// `%names[i]`.
+/// Prints a condition as printCondition does, for messages outside the IR,
+/// naming dimension `i` `names[i]`.
 void printCondition(raw_ostream &os, ConditionAttr condition,
                     ArrayRef<StringRef> names);
 

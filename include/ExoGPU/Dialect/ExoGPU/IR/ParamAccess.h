@@ -30,6 +30,12 @@ SmallVector<ParamAccessMode> getParamAccessModes(InstrOp instr);
 /// counts as reading and writing its arguments.
 SmallVector<ParamAccessMode> getParamAccessModes(ProcOp proc);
 
+/// How the statements nested in `scope` access the buffer `root` (a data
+/// parameter or an allocation), through windows and calls as above; nullopt
+/// if they do not access it.
+std::optional<ParamAccessMode> getBufferAccessMode(Operation *scope,
+                                                   Value root);
+
 } // namespace mlir::exogpu
 
 #endif // EXOGPU_DIALECT_EXOGPU_IR_PARAMACCESS_H
