@@ -223,3 +223,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// get_body needs a loop, guard or scope with statements in its body.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @empty_body(%x: f32[2] @DRAM) {
+    exogpu.for %i in seq(0, 2) {
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the body is empty}}
+    %b = transform.exogpu.get_body %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
