@@ -127,17 +127,10 @@ static LogicalResult rewriteDims(
                                  << "' an extent of " << c.getValue();
       return failure();
     }
-  Operation *unknown = nullptr;
-  FailureOr<SmallVector<BufferUse>> uses =
-      getBufferUses(alloc.getResult(), &unknown);
-  if (failed(uses)) {
-    refusal.at(alloc.getLoc())
-        << "cannot rewrite the uses of '" << nameOf(alloc) << "'";
-    return failure();
-  }
+  SmallVector<BufferUse> uses = getBufferUses(alloc.getResult());
   unsigned rank = alloc.getExtents().getNumResults();
   SmallVector<std::pair<BufferUse, UseCoords>, 4> plans;
-  for (const BufferUse &use : *uses) {
+  for (const BufferUse &use : uses) {
     if (isa<FreeOp>(use.op))
       continue;
     UseCoords coords = UseCoords::of(use, rank);
@@ -1017,15 +1010,9 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
                     << getBufferName(buffer) << "'";
     return failure();
   }
-  Operation *unknown = nullptr;
-  FailureOr<SmallVector<BufferUse>> uses = getBufferUses(buffer, &unknown);
-  if (failed(uses)) {
-    refusal.at(unknown->getLoc())
-        << "stage_mem: unsupported use of '" << getBufferName(buffer) << "'";
-    return failure();
-  }
+  SmallVector<BufferUse> uses = getBufferUses(buffer);
   SmallVector<BufferUse> blockUses;
-  for (const BufferUse &use : *uses) {
+  for (const BufferUse &use : uses) {
     if (!inBlock(use.op))
       continue;
     if (isa<WindowOp, FreeOp>(use.op)) {
@@ -1143,13 +1130,7 @@ LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
            "require; it stays";
     return failure();
   }
-  Operation *unknown = nullptr;
-  FailureOr<SmallVector<BufferUse>> uses =
-      getBufferUses(window.getResult(), &unknown);
-  if (failed(uses)) {
-    refusal.at(unknown->getLoc()) << "inline_window: unsupported use";
-    return failure();
-  }
+  SmallVector<BufferUse> uses = getBufferUses(window.getResult());
   unsigned rank = cast<WindowType>(window.getType()).getRank();
   // The window's own coordinates over the source dimensions.
   BufferUse self{window, 0, {}, {}, {}};
@@ -1159,7 +1140,7 @@ LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
   unsigned sourceRank =
       cast<BufferTypeInterface>(window.getSource().getType()).getRank();
   UseCoords outer = UseCoords::of(self, sourceRank);
-  for (const BufferUse &use : *uses) {
+  for (const BufferUse &use : uses) {
     UseCoords inner = UseCoords::of(use, rank);
     UseCoords composed;
     composed.operands = inner.operands;
