@@ -127,17 +127,10 @@ static LogicalResult rewriteDims(
                                  << "' an extent of " << c.getValue();
       return failure();
     }
-  Operation *unknown = nullptr;
-  FailureOr<SmallVector<BufferUse>> uses =
-      getBufferUses(alloc.getResult(), &unknown);
-  if (failed(uses)) {
-    refusal.at(alloc.getLoc())
-        << "cannot rewrite the uses of '" << nameOf(alloc) << "'";
-    return failure();
-  }
+  SmallVector<BufferUse> uses = getBufferUses(alloc.getResult());
   unsigned rank = alloc.getExtents().getNumResults();
   SmallVector<std::pair<BufferUse, UseCoords>, 4> plans;
-  for (const BufferUse &use : *uses) {
+  for (const BufferUse &use : uses) {
     if (isa<FreeOp>(use.op))
       continue;
     UseCoords coords = UseCoords::of(use, rank);
@@ -174,8 +167,6 @@ static LogicalResult refuseCoordinate(Refusal &refusal, AllocOp alloc,
 FailureOr<AllocOp> mlir::exogpu::liftAlloc(RewriterBase &rewriter,
                                            AllocOp alloc, unsigned levels,
                                            Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   for (Operation *user : alloc.getResult().getUsers())
     if (isa<FreeOp>(user)) {
       refusal.at(alloc.getLoc())
@@ -217,8 +208,6 @@ FailureOr<AllocOp> mlir::exogpu::liftAlloc(RewriterBase &rewriter,
 
 FailureOr<AllocOp> mlir::exogpu::sinkAlloc(RewriterBase &rewriter,
                                            AllocOp alloc, Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   Operation *scope = alloc->getNextNode();
   if (!isa_and_nonnull<ForOp, IfOp>(scope)) {
     refusal.at(alloc.getLoc())
@@ -293,8 +282,6 @@ LogicalResult mlir::exogpu::expandDim(RewriterBase &rewriter, AllocOp alloc,
                                       const ValueExpr &size,
                                       const ValueExpr &index,
                                       Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   std::string witness;
   AffineExpr zero = getAffineConstantExpr(0, alloc.getContext());
   if (!isRelationInvariant(alloc, index.expr, index.operands,
@@ -327,8 +314,6 @@ LogicalResult mlir::exogpu::expandDim(RewriterBase &rewriter, AllocOp alloc,
 LogicalResult mlir::exogpu::divideDim(RewriterBase &rewriter, AllocOp alloc,
                                       unsigned dim, int64_t quotient,
                                       Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   unsigned rank = alloc.getExtents().getNumResults();
   if (dim >= rank || quotient < 1) {
     refusal.at(alloc.getLoc()) << "divide_dim: '" << nameOf(alloc) << "' has "
@@ -392,8 +377,6 @@ LogicalResult mlir::exogpu::divideDim(RewriterBase &rewriter, AllocOp alloc,
 LogicalResult mlir::exogpu::multDim(RewriterBase &rewriter, AllocOp alloc,
                                     unsigned hi, unsigned lo,
                                     Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   unsigned rank = alloc.getExtents().getNumResults();
   if (hi >= rank || lo >= rank || hi == lo) {
     refusal.at(alloc.getLoc())
@@ -435,8 +418,6 @@ LogicalResult mlir::exogpu::multDim(RewriterBase &rewriter, AllocOp alloc,
 LogicalResult mlir::exogpu::rearrangeDim(RewriterBase &rewriter, AllocOp alloc,
                                          ArrayRef<int64_t> perm,
                                          Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   unsigned rank = alloc.getExtents().getNumResults();
   SmallVector<int64_t> sorted(perm);
   llvm::sort(sorted);
@@ -555,8 +536,6 @@ LogicalResult mlir::exogpu::resizeDim(RewriterBase &rewriter, AllocOp alloc,
                                       unsigned dim, const ValueExpr &size,
                                       const ValueExpr &offset, bool fold,
                                       Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   unsigned rank = alloc.getExtents().getNumResults();
   if (dim >= rank) {
     refusal.at(alloc.getLoc()) << "resize_dim: '" << nameOf(alloc) << "' has "
@@ -633,8 +612,6 @@ LogicalResult mlir::exogpu::resizeDim(RewriterBase &rewriter, AllocOp alloc,
 
 LogicalResult mlir::exogpu::deleteBuffer(RewriterBase &rewriter, AllocOp alloc,
                                          Refusal &refusal) {
-  if (failed(checkInProc(alloc, refusal)))
-    return failure();
   for (Operation *user : alloc.getResult().getUsers()) {
     if (isa<FreeOp>(user))
       continue;
@@ -652,9 +629,6 @@ LogicalResult mlir::exogpu::deleteBuffer(RewriterBase &rewriter, AllocOp alloc,
 
 LogicalResult mlir::exogpu::reuseBuffer(RewriterBase &rewriter, AllocOp kept,
                                         AllocOp replaced, Refusal &refusal) {
-  if (failed(checkInProc(kept, refusal)) ||
-      failed(checkInProc(replaced, refusal)))
-    return failure();
   if (kept.getType() != replaced.getType() ||
       kept.getExtents() != replaced.getExtents() ||
       kept.getCtrl() != replaced.getCtrl()) {
@@ -928,8 +902,6 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
                        const ParsedAccess &parsed, StringRef name,
                        MemoryAttr memory, bool accum, Refusal &refusal) {
   Operation *first = block.front();
-  if (failed(checkInProc(first, refusal)))
-    return failure();
   Value buffer = parsed.buffer;
   Location loc = first->getLoc();
   if (failed(checkRootBuffer(buffer, refusal)))
@@ -1038,15 +1010,9 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
                     << getBufferName(buffer) << "'";
     return failure();
   }
-  Operation *unknown = nullptr;
-  FailureOr<SmallVector<BufferUse>> uses = getBufferUses(buffer, &unknown);
-  if (failed(uses)) {
-    refusal.at(unknown->getLoc())
-        << "stage_mem: unsupported use of '" << getBufferName(buffer) << "'";
-    return failure();
-  }
+  SmallVector<BufferUse> uses = getBufferUses(buffer);
   SmallVector<BufferUse> blockUses;
-  for (const BufferUse &use : *uses) {
+  for (const BufferUse &use : uses) {
     if (!inBlock(use.op))
       continue;
     if (isa<WindowOp, FreeOp>(use.op)) {
@@ -1158,21 +1124,13 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
 
 LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
                                          WindowOp window, Refusal &refusal) {
-  if (failed(checkInProc(window, refusal)))
-    return failure();
   if (window.getSpecial()) {
     refusal.at(window.getLoc())
         << "inline_window: a special window (tensor map) is what its uses "
            "require; it stays";
     return failure();
   }
-  Operation *unknown = nullptr;
-  FailureOr<SmallVector<BufferUse>> uses =
-      getBufferUses(window.getResult(), &unknown);
-  if (failed(uses)) {
-    refusal.at(unknown->getLoc()) << "inline_window: unsupported use";
-    return failure();
-  }
+  SmallVector<BufferUse> uses = getBufferUses(window.getResult());
   unsigned rank = cast<WindowType>(window.getType()).getRank();
   // The window's own coordinates over the source dimensions.
   BufferUse self{window, 0, {}, {}, {}};
@@ -1182,7 +1140,7 @@ LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
   unsigned sourceRank =
       cast<BufferTypeInterface>(window.getSource().getType()).getRank();
   UseCoords outer = UseCoords::of(self, sourceRank);
-  for (const BufferUse &use : *uses) {
+  for (const BufferUse &use : uses) {
     UseCoords inner = UseCoords::of(use, rank);
     UseCoords composed;
     composed.operands = inner.operands;
@@ -1221,13 +1179,7 @@ FailureOr<WindowOp> mlir::exogpu::bindWindow(RewriterBase &rewriter,
                                              Value buffer, StringRef name,
                                              SpecialWindowAttr special,
                                              Refusal &refusal) {
-  if (failed(checkInProc(block.front(), refusal)))
-    return failure();
-  auto type = dyn_cast<BufferTypeInterface>(buffer.getType());
-  if (!type) {
-    refusal.at(block.front()->getLoc()) << "bind_window needs a data buffer";
-    return failure();
-  }
+  auto type = cast<BufferTypeInterface>(buffer.getType());
   auto proc = block.front()->getParentOfType<ProcOp>();
   auto arg = dyn_cast<BlockArgument>(buffer);
   if (arg && arg.getOwner()->getParentOp() == proc)

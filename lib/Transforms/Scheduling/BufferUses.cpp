@@ -15,15 +15,13 @@ bool BufferUse::isPointsOnly() const {
   return isa<AssignOp, ReduceOp, ReadOp>(op);
 }
 
-/// The per-access coordinates of a call or arrive.
-template <typename OpT> static SmallVector<AccessView> splitOf(OpT op) {
-  FailureOr<SmallVector<AccessView>> views = splitAccesses(
-      op, op.getCoordKinds(), op.getCoordCounts(), op.getCoords());
-  return succeeded(views) ? *views : SmallVector<AccessView>();
+/// The per-access coordinates of a call.
+static SmallVector<AccessView> splitOf(CallOp op) {
+  return *splitAccesses(op, op.getCoordKinds(), op.getCoordCounts(),
+                        op.getCoords());
 }
 
-FailureOr<SmallVector<BufferUse>>
-mlir::exogpu::getBufferUses(Value buffer, Operation **unknownUser) {
+SmallVector<BufferUse> mlir::exogpu::getBufferUses(Value buffer) {
   SmallVector<BufferUse> uses;
   auto pointUse = [&](Operation *op, AffineMap indices, ValueRange ctrl) {
     BufferUse use{op, 0, {}, {}, {}};
@@ -35,16 +33,12 @@ mlir::exogpu::getBufferUses(Value buffer, Operation **unknownUser) {
     // form: it is still a point access.
     uses.push_back(use);
   };
+  // The verifier admits no other users of a data buffer: its uses all have
+  // coordinates.
   for (OpOperand &operand : buffer.getUses()) {
-    Operation *user = operand.getOwner();
-    bool known = true;
-    TypeSwitch<Operation *>(user)
-        .Case<AssignOp, ReduceOp>([&](auto op) {
-          if (op.getDest() == buffer)
-            pointUse(op, op.getIndices(), op.getCtrl());
-          else
-            known = false;
-        })
+    TypeSwitch<Operation *>(operand.getOwner())
+        .Case<AssignOp, ReduceOp>(
+            [&](auto op) { pointUse(op, op.getIndices(), op.getCtrl()); })
         .Case([&](ReadOp op) { pointUse(op, op.getIndices(), op.getCtrl()); })
         .Case([&](WindowOp op) {
           BufferUse use{op, 0, {}, {}, {}};
@@ -56,32 +50,18 @@ mlir::exogpu::getBufferUses(Value buffer, Operation **unknownUser) {
         .Case([&](FreeOp op) {
           uses.push_back({op, 0, {}, {}, {}});
         })
-        .Case<CallOp, ArriveOp>([&](auto op) {
+        .Case([&](CallOp op) {
           unsigned index = operand.getOperandNumber();
-          SmallVector<AccessView> views = splitOf(op);
-          if (index >= views.size()) {
-            known = false;
-            return;
-          }
+          AccessView view = splitOf(op)[index];
           BufferUse use{op, index, {}, {}, {}};
-          llvm::append_range(use.kinds, views[index].kinds);
-          llvm::append_range(use.exprs, views[index].exprs);
+          llvm::append_range(use.kinds, view.kinds);
+          llvm::append_range(use.exprs, view.exprs);
           llvm::append_range(use.operands, op.getCtrl());
           uses.push_back(use);
         })
-        .Case([&](AwaitOp op) {
-          BufferUse use{op, 0, {}, {}, {}};
-          llvm::append_range(use.kinds, op.getCoordKinds());
-          llvm::append_range(use.exprs, op.getCoords().getResults());
-          llvm::append_range(use.operands, op.getCtrl());
-          uses.push_back(use);
-        })
-        .Default([&](Operation *) { known = false; });
-    if (!known) {
-      if (unknownUser)
-        *unknownUser = user;
-      return failure();
-    }
+        .Default([](Operation *) {
+          llvm_unreachable("a data buffer used by an unknown statement");
+        });
   }
   // Program order: the position of each user in a walk of the buffer's
   // defining region.
@@ -97,12 +77,12 @@ mlir::exogpu::getBufferUses(Value buffer, Operation **unknownUser) {
   return uses;
 }
 
-/// Rewrites the coordinates of access `index` of a call or arrive, whose
-/// per-access coordinates are stored as kinds, counts and one map.
-template <typename OpT>
-static void
-setMultiAccessCoords(OpT op, unsigned index, ArrayRef<int32_t> kinds,
-                     ArrayRef<AffineExpr> exprs, ValueRange operands) {
+/// Rewrites the coordinates of access `index` of a call, whose per-access
+/// coordinates are stored as kinds, counts and one map.
+static void setMultiAccessCoords(CallOp op, unsigned index,
+                                 ArrayRef<int32_t> kinds,
+                                 ArrayRef<AffineExpr> exprs,
+                                 ValueRange operands) {
   SmallVector<AccessView> views = splitOf(op);
   SmallVector<Value> merged(op.getCtrl().begin(), op.getCtrl().end());
   SmallVector<int32_t> newKinds, newCounts;
@@ -151,13 +131,8 @@ void mlir::exogpu::setUseCoordinates(const BufferUse &use, Value buffer,
         setControlMaps(op, {map}, operands);
       })
       .Case([&](FreeOp op) { op.getBufferMutable().assign(buffer); })
-      .Case<CallOp, ArriveOp>([&](auto op) {
+      .Case([&](CallOp op) {
         op->setOperand(use.access, buffer);
         setMultiAccessCoords(op, use.access, kinds, exprs, operands);
-      })
-      .Case([&](AwaitOp op) {
-        op.getBarrierMutable().assign(buffer);
-        op.setCoordKinds(kinds);
-        setControlMaps(op, {map}, operands);
       });
 }

@@ -21,8 +21,6 @@ static ProcOp procOf(Operation *op) {
 LogicalResult mlir::exogpu::setLoopMode(RewriterBase &rewriter, ForOp loop,
                                         LoopMode mode, CollUnitAttr unit,
                                         Refusal &refusal) {
-  if (failed(checkInProc(loop, refusal)))
-    return failure();
   LoopMode oldMode = loop.getMode();
   CollUnitAttr oldUnit = loop.getUnitAttr();
   auto set = [&](LoopMode m, CollUnitAttr u) {
@@ -49,8 +47,6 @@ LogicalResult mlir::exogpu::setLoopMode(RewriterBase &rewriter, ForOp loop,
 FailureOr<DeviceFunctionOp> mlir::exogpu::wrapDeviceFunction(
     RewriterBase &rewriter, ForOp nest, unsigned tasks,
     const DeviceFunctionConfig &config, Refusal &refusal) {
-  if (failed(checkInProc(nest, refusal)))
-    return failure();
   if (isCudaScope(nest)) {
     refusal.at(nest.getLoc())
         << "wrap_device_function: the loop is already in a device function";
@@ -130,8 +126,6 @@ FailureOr<WarpsOp> mlir::exogpu::wrapWarps(
     RewriterBase &rewriter, ArrayRef<Operation *> block, StringAttr name,
     std::optional<std::pair<int64_t, int64_t>> range, Refusal &refusal) {
   Operation *first = block.front();
-  if (failed(checkInProc(first, refusal)))
-    return failure();
   rewriter.setInsertionPoint(first);
   auto warps = WarpsOp::create(
       rewriter, first->getLoc(), name,
@@ -209,8 +203,7 @@ static FailureOr<OpT>
 insertStatement(RewriterBase &rewriter, const InsertionPlace &place,
                 const ParsedCondition *guard, StringRef what, Refusal &refusal,
                 function_ref<OpT(Location)> build) {
-  if (failed(checkInProc(place.anchor, refusal)) ||
-      failed(setInsertionPoint(rewriter, place, refusal)))
+  if (failed(setInsertionPoint(rewriter, place, refusal)))
     return failure();
   Location loc = place.anchor->getLoc();
   Operation *top = nullptr;
@@ -315,8 +308,6 @@ LogicalResult mlir::exogpu::setTrailingBarrier(RewriterBase &rewriter,
                                                CallOp call,
                                                const ParsedAccess *barrier,
                                                Refusal &refusal) {
-  if (failed(checkInProc(call, refusal)))
-    return failure();
   if (barrier && failed(checkBarrier(*barrier, call, refusal)))
     return failure();
   // The call with its data accesses, and the new trailing access.

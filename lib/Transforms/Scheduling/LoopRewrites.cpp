@@ -65,10 +65,6 @@ mlir::exogpu::divideLoop(RewriterBase &rewriter, ForOp loop, int64_t factor,
                          TailStrategy tail, Refusal &refusal) {
   if (failed(checkSeqLoop(loop, "divide_loop", refusal)))
     return failure();
-  if (factor < 1) {
-    refusal.at(loop.getLoc()) << "divide_loop needs a positive factor";
-    return failure();
-  }
   MLIRContext *ctx = loop.getContext();
   ValueExpr lo = lowerBound(loop);
   ValueExpr count = ValueExpr::add(upperBound(loop), lo, -1);
@@ -229,12 +225,6 @@ static Operation *cloneScopeShell(RewriterBase &rewriter, Operation *scope) {
 FailureOr<std::pair<Operation *, Operation *>>
 mlir::exogpu::fission(RewriterBase &rewriter, Operation *beforeGap,
                       unsigned levels, Refusal &refusal) {
-  if (failed(checkInProc(beforeGap, refusal)))
-    return failure();
-  if (levels < 1) {
-    refusal.at(beforeGap->getLoc()) << "fission needs at least one level";
-    return failure();
-  }
   // The scopes to split, innermost first; the statements on each side.
   SmallVector<Operation *> scopes;
   SmallVector<Operation *> before, after;
@@ -606,8 +596,6 @@ FailureOr<ForOp> mlir::exogpu::addLoop(RewriterBase &rewriter,
                                        StringRef name, const ValueExpr &hi,
                                        bool guard, Refusal &refusal) {
   Operation *first = block.front();
-  if (failed(checkInProc(first, refusal)))
-    return failure();
   MLIRContext *ctx = first->getContext();
   AffineExpr one = getAffineConstantExpr(1, ctx);
   std::string witness;
@@ -652,8 +640,6 @@ FailureOr<ForOp> mlir::exogpu::addLoop(RewriterBase &rewriter,
 FailureOr<Operation *> mlir::exogpu::liftScope(RewriterBase &rewriter,
                                                Operation *inner,
                                                Refusal &refusal) {
-  if (failed(checkInProc(inner, refusal)))
-    return failure();
   Operation *outer = inner->getParentOp();
   if (!isa<ForOp, IfOp>(inner) || !isa_and_nonnull<ForOp, IfOp>(outer) ||
       getSingleChild(outer) != inner) {

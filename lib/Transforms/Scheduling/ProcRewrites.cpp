@@ -32,8 +32,6 @@ static StringRef paramName(CallableT op, unsigned i) {
 FailureOr<SmallVector<Operation *>>
 mlir::exogpu::inlineCall(RewriterBase &rewriter, CallOp call,
                          Refusal &refusal) {
-  if (failed(checkInProc(call, refusal)))
-    return failure();
   auto callee = dyn_cast_or_null<ProcOp>(
       SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
   if (!callee) {
@@ -114,8 +112,6 @@ mlir::exogpu::extractSubproc(RewriterBase &rewriter,
                              ArrayRef<Operation *> block, StringRef name,
                              Refusal &refusal) {
   Operation *first = block.front();
-  if (failed(checkInProc(first, refusal)))
-    return failure();
   if (isCudaScope(first)) {
     refusal.at(first->getLoc())
         << "extract_subproc: procs are called at CPU scope; this block is in "
@@ -339,8 +335,6 @@ FailureOr<ProcOp> mlir::exogpu::copyProc(RewriterBase &rewriter, ProcOp proc,
 
 LogicalResult mlir::exogpu::callEqv(RewriterBase &rewriter, CallOp call,
                                     ProcOp other, Refusal &refusal) {
-  if (failed(checkInProc(call, refusal)))
-    return failure();
   auto callee = dyn_cast_or_null<ProcOp>(
       SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
   if (!callee) {
@@ -671,8 +665,6 @@ mlir::exogpu::replaceWithInstr(RewriterBase &rewriter,
                                ArrayRef<std::pair<StringRef, ValueExpr>> given,
                                const ParsedAccess *barrier, Refusal &refusal) {
   Operation *first = block.front();
-  if (failed(checkInProc(first, refusal)))
-    return failure();
   Unifier unifier(instr, refusal);
   for (auto [name, expr] : given) {
     std::optional<unsigned> index;

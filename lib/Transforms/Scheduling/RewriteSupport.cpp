@@ -11,18 +11,8 @@
 using namespace mlir;
 using namespace mlir::exogpu;
 
-LogicalResult mlir::exogpu::checkInProc(Operation *op, Refusal &refusal) {
-  if (op->getParentOfType<ProcOp>() && !op->getParentOfType<InstrOp>())
-    return success();
-  refusal.at(op->getLoc()) << "scheduling rewrites apply to statements of an "
-                              "exogpu.proc, not of an instruction body";
-  return failure();
-}
-
 LogicalResult mlir::exogpu::checkSeqLoop(ForOp loop, StringRef rewrite,
                                          Refusal &refusal) {
-  if (failed(checkInProc(loop, refusal)))
-    return failure();
   if (loop.getMode() == LoopMode::seq)
     return success();
   refusal.at(loop.getLoc())
@@ -34,9 +24,6 @@ LogicalResult mlir::exogpu::checkSeqLoop(ForOp loop, StringRef rewrite,
 
 LogicalResult mlir::exogpu::checkAdjacent(Operation *first, Operation *second,
                                           StringRef rewrite, Refusal &refusal) {
-  if (failed(checkInProc(first, refusal)) ||
-      failed(checkInProc(second, refusal)))
-    return failure();
   if (first->getNextNode() == second)
     return success();
   refusal.at(second->getLoc())

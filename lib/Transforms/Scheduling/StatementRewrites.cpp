@@ -114,14 +114,8 @@ static void eraseExpression(RewriterBase &rewriter, Operation *op) {
 FailureOr<std::pair<AllocOp, AssignOp>>
 mlir::exogpu::bindExpr(RewriterBase &rewriter, Operation *expr, StringRef name,
                        MemoryAttr memory, Refusal &refusal) {
+  // The verifier nests expressions in an assign or reduce only.
   Operation *stmt = expr->getParentOp();
-  if (!isExpressionOp(expr) || !isa_and_nonnull<AssignOp, ReduceOp>(stmt)) {
-    refusal.at(expr->getLoc())
-        << "bind_expr needs a data expression of an assign or reduce";
-    return failure();
-  }
-  if (failed(checkInProc(stmt, refusal)))
-    return failure();
   MLIRContext *ctx = expr->getContext();
   if (!memory)
     memory = MemoryAttr::get(
@@ -158,8 +152,6 @@ LogicalResult mlir::exogpu::commuteExpr(RewriterBase &rewriter, Operation *expr,
         << "commute_expr applies to '+' and '*' (exogpu.add, exogpu.mul)";
     return failure();
   }
-  if (failed(checkInProc(expr, refusal)))
-    return failure();
   rewriter.modifyOpInPlace(expr, [&] {
     Value lhs = expr->getOperand(0), rhs = expr->getOperand(1);
     expr->setOperands({rhs, lhs});
@@ -175,8 +167,6 @@ LogicalResult mlir::exogpu::rewriteExpr(RewriterBase &rewriter, Operation *op,
                                         unsigned index,
                                         const ValueExpr &replacement,
                                         Refusal &refusal) {
-  if (failed(checkInProc(op, refusal)))
-    return failure();
   SmallVector<AffineMap> maps = getControlMaps(op);
   OperandRange ctrl = getControlOperands(op);
   unsigned total = 0;
@@ -234,8 +224,6 @@ LogicalResult mlir::exogpu::rewriteExpr(RewriterBase &rewriter, Operation *op,
 
 LogicalResult mlir::exogpu::inlineAssign(RewriterBase &rewriter,
                                          AssignOp assign, Refusal &refusal) {
-  if (failed(checkInProc(assign, refusal)))
-    return failure();
   Value x = assign.getDest();
   auto alloc = x.getDefiningOp<AllocOp>();
   Location loc = assign.getLoc();
@@ -340,8 +328,6 @@ void mlir::exogpu::simplify(RewriterBase &rewriter, Operation *root) {
 FailureOr<SmallVector<Operation *>>
 mlir::exogpu::eliminateDeadCode(RewriterBase &rewriter, Operation *op,
                                 Refusal &refusal) {
-  if (failed(checkInProc(op, refusal)))
-    return failure();
   if (auto guard = dyn_cast<IfOp>(op)) {
     if (isConditionInvariant(guard, guard.getCondition(), guard.getCtrl(),
                              /*expectTrue=*/true))
@@ -371,8 +357,6 @@ mlir::exogpu::eliminateDeadCode(RewriterBase &rewriter, Operation *op,
 FailureOr<SmallVector<Operation *>>
 mlir::exogpu::removeIf(RewriterBase &rewriter, IfOp guard, bool unsafe,
                        Refusal &refusal) {
-  if (failed(checkInProc(guard, refusal)))
-    return failure();
   if (unsafe) {
     recordUnsafeStep(rewriter, guard, "remove_if");
     return inlineScope(rewriter, guard);

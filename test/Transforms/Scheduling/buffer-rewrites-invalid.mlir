@@ -627,3 +627,59 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The dimension rewrites restructure data buffers, not barriers.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @expand_barrier(%N: size, %x: f32[%N] @CudaGmemLinear) {
+    exogpu.device_function(blockDim = 32) {
+      exogpu.for %i in cuda_tasks(0, %N) {
+        // expected-error @below {{buffer rewrites apply to data buffers}}
+        %z = exogpu.alloc barrier[1] @CudaMbarrier
+        exogpu.arrive(cuda_in_order, 1) >> %z[0] : barrier[1] @CudaMbarrier
+        exogpu.await(%z[0], cuda_in_order, 0) : barrier[1] @CudaMbarrier
+      }
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.expand_dim %a size "2" index "0" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem needs one coordinate per dimension of the staged buffer.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @stage_rank(%x: f32[8] @DRAM) {
+    // expected-error @below {{stage_mem: the window has 2 coordinate(s), 'x' has 1 dimension(s)}}
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %x[%i] = 1.0 : f32[8] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %a, %b, %c = transform.exogpu.stage_mem %l window "x[0 : 4, 0]" into "s" memory "DRAM" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem stages an allocation or a parameter, not a window of one.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @stage_window(%x: f32[8] @DRAM) {
+    // expected-error @below {{expected a data allocation or a data parameter of a proc}}
+    %w = exogpu.window %x[0:4] : f32[8] @DRAM
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %w[%i] = 1.0 : window f32[4] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %a, %b, %c = transform.exogpu.stage_mem %l window "w[0 : 4]" into "s" memory "DRAM" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

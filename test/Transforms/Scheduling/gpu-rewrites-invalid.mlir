@@ -451,3 +451,15 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The insert ops name a place: before, after, start or end.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{position must be "before", "after", "start" or "end"}}
+    %f = transform.exogpu.insert_fence %i at "middle" "cuda_in_order", "cuda_in_order" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -239,3 +239,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A block op given an empty handle says why a handle can be empty.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @empty_block(%x: f32[8] @DRAM) {
+    exogpu.for %j in seq(0, 8) {
+      exogpu.assign %x[%j] = 1.0 : f32[8] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %j = transform.exogpu.match iter "j" in %root : (!transform.any_op) -> !transform.any_op
+    %jo, %ji, %tail = transform.exogpu.divide_loop %j by 2 into "jo", "ji" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // expected-error @below {{expected one or more statements, got an empty handle}}
+    // expected-note @below {{its statements were erased by an earlier rewrite, or never matched}}
+    %l = transform.exogpu.add_loop %tail "r" to "1" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A block's statements share one block: the note names the one outside.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @two_blocks(%x: f32[8] @DRAM) {
+    exogpu.assign %x[0] = 1.0 : f32[8] @DRAM
+    exogpu.for %i in seq(0, 8) {
+      // expected-note @below {{this statement is in another block}}
+      exogpu.assign %x[%i] = 1.0 : f32[8] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "assign" nth 0 in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.exogpu.match kind "assign" nth 1 in %root : (!transform.any_op) -> !transform.any_op
+    %ab = transform.merge_handles %a, %b : !transform.any_op
+    // expected-error @below {{expected consecutive statements of one block}}
+    %l = transform.exogpu.add_loop %ab "r" to "1" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

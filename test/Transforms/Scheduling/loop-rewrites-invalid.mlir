@@ -587,3 +587,54 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// mult_loops needs a loop nest: the body is exactly one loop.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @mult_not_nested(%x: f32[4] @DRAM) {
+    // expected-error @below {{mult_loops needs a loop whose body is exactly one loop}}
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %x[%i] = 1.0 : f32[4] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %k = transform.exogpu.mult_loops %i into "k" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Divisors in script expressions are positive constants.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @bad_divisor(%N: size, %x: f32[%N] @DRAM) {
+    exogpu.for %i in seq(0, %N) {
+      exogpu.assign %x[%i] = 1.0 : f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot parse 'N / 0': expected a positive integer after '/'}}
+    %a, %b = transform.exogpu.cut_loop %i at "N / 0" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Moduli in script expressions are positive constants.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @bad_modulus(%N: size, %x: f32[%N] @DRAM) {
+    exogpu.for %i in seq(0, %N) {
+      exogpu.assign %x[%i] = 1.0 : f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot parse 'N mod N': expected a positive integer after 'mod'}}
+    %a, %b = transform.exogpu.cut_loop %i at "N mod N" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -286,3 +286,105 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// extract_subproc passes buffers whose extents use size parameters only.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @extract_extent(%x: f32[4] @DRAM) {
+    exogpu.for %i in seq(0, 4) {
+      %t = exogpu.alloc f32[%i + 1] @DRAM
+      // expected-error @below {{extract_subproc: the extents of 't' depend on values that are not sizes}}
+      exogpu.assign %t[0] = 1.0 : f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "assign" in %root : (!transform.any_op) -> !transform.any_op
+    %p, %c = transform.exogpu.extract_subproc %a "sub" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// call_eqv switches calls of procs, not of instructions.
+module attributes {transform.with_named_sequence} {
+  exogpu.instr @fill(%dst: f32[4] @DRAM) target = cpu, unit = standalone_thread, cuda = "" {
+    exogpu.assign %dst[0] = 0.0 : f32[4] @DRAM
+  }
+  exogpu.proc @one(%x: f32[4] @DRAM) {
+    exogpu.assign %x[0] = 0.0 : f32[4] @DRAM
+  }
+  exogpu.proc @call_eqv_instr(%x: f32[4] @DRAM) {
+    // expected-error @below {{call_eqv applies to calls of procs}}
+    exogpu.call @fill(%x) : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.exogpu.match kind "call" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.call_eqv %c @one : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// call_eqv needs the signature of the callee: a copy whose parameter
+// changed precision is not a drop-in replacement.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @scale(%x: f32[8] @DRAM) {
+    exogpu.assign %x[0] = 1.0 : f32[8] @DRAM
+  }
+  exogpu.proc @call_eqv_signature(%x: f32[8] @DRAM) {
+    // expected-error @below {{call_eqv: @scale_gpu has another signature}}
+    exogpu.call @scale(%x) : f32[8] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.exogpu.match kind "call" in %root : (!transform.any_op) -> !transform.any_op
+    %a = transform.exogpu.match kind "assign" nth 0 in %root : (!transform.any_op) -> !transform.any_op
+    %p = transform.get_parent_op %a {op_name = "exogpu.proc"} : (!transform.any_op) -> !transform.any_op
+    %q = transform.exogpu.copy_proc %p "scale_gpu" : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.set_precision %q param "x" to f16 : !transform.any_op
+    transform.exogpu.call_eqv %c @scale_gpu : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// call_eqv names a proc.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @one(%x: f32[8] @DRAM) {
+    exogpu.assign %x[0] = 1.0 : f32[8] @DRAM
+  }
+  exogpu.proc @call_eqv_missing(%x: f32[8] @DRAM) {
+    exogpu.call @one(%x) : f32[8] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.exogpu.match kind "call" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@missing is not a proc}}
+    transform.exogpu.call_eqv %c @missing : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// replace takes its args as expression strings.
+module attributes {transform.with_named_sequence} {
+  exogpu.instr @strided(%ld: size, %dst: f32[4] @DRAM) target = cpu, unit = standalone_thread, cuda = "" {
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %dst[%i] = 0.0 : f32[4] @DRAM
+    }
+  }
+  exogpu.proc @replace_args(%y: f32[4] @DRAM) {
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %y[%i] = 0.0 : f32[4] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "for" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{args: the value of 'ld' must be an expression string}}
+    %c = transform.exogpu.replace %a with @strided args {ld = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -114,8 +114,9 @@ FailureOr<StagedWindow> stageMem(RewriterBase &rewriter,
 LogicalResult inlineWindow(RewriterBase &rewriter, WindowOp window,
                            Refusal &refusal);
 
-/// Introduces `name = buffer[:, ...] @special` (at the start of the proc for
-/// a parameter, else after the buffer's definition) and makes the accesses
+/// Introduces `name = buffer[:, ...] @special` for the data buffer `buffer`
+/// (at the start of the proc for a parameter, else after the buffer's
+/// definition) and makes the accesses
 /// of `buffer` in `block` go through it. The identity window does not
 /// change the sequential meaning.
 FailureOr<WindowOp> bindWindow(RewriterBase &rewriter,

@@ -34,11 +34,10 @@ struct BufferUse {
   bool isPointsOnly() const;
 };
 
-/// The uses of `buffer` by statements, in program order. Fails (returning
-/// the first unknown user) if some op uses the buffer in a way that has no
-/// coordinates.
-FailureOr<SmallVector<BufferUse>> getBufferUses(Value buffer,
-                                                Operation **unknownUser);
+/// The uses of the data buffer `buffer` (a tensor or a window) by
+/// statements, in program order. In verified IR every user of a data buffer
+/// (assign, reduce, read, window, free, call) applies coordinates to it.
+SmallVector<BufferUse> getBufferUses(Value buffer);
 
 /// Writes `kinds`/`exprs` (over `operands`) as the coordinates of `use` and
 /// makes it access `buffer`.

@@ -35,8 +35,9 @@ struct DividedLoop {
 };
 
 /// `for i in seq(lo, hi): s` -> `for io: for ii in seq(0, factor):
-/// s[i -> lo + factor * io + ii]`. Always legal; Perfect needs a proof that
-/// `factor` divides `hi - lo`.
+/// s[i -> lo + factor * io + ii]`, `factor` positive (the transform op's
+/// attribute constraint). Always legal; Perfect needs a proof that `factor`
+/// divides `hi - lo`.
 FailureOr<DividedLoop> divideLoop(RewriterBase &rewriter, ForOp loop,
                                   int64_t factor, StringRef outerName,
                                   StringRef innerName, TailStrategy tail,
@@ -48,8 +49,9 @@ FailureOr<DividedLoop> divideLoop(RewriterBase &rewriter, ForOp loop,
 FailureOr<std::pair<ForOp, ForOp>> reorderLoops(RewriterBase &rewriter,
                                                 ForOp outer, Refusal &refusal);
 
-/// Splits the `levels` scopes (loops or guards) around the gap after
-/// `beforeGap` into two copies, the statements before the gap in the first.
+/// Splits the `levels` (at least one) scopes (loops or guards) around the
+/// gap after `beforeGap` into two copies, the statements before the gap in
+/// the first.
 /// Legal when the statements after the gap define nothing the ones before
 /// use and no instance of an after-statement that ran before an instance of
 /// a before-statement conflicts with it. Returns the two outermost copies.

@@ -1,9 +1,13 @@
 //===- RewriteSupport.h - checks shared by the scheduling rewrites -*- C++ -*-//
 //
-// Part of ExoGPU. Preconditions every scheduling rewrite checks (the
-// statement belongs to a proc, loops are seq loops) and the tentative
-// verification of annotation rewrites: change, verify, and undo with an
-// explanation if the IR verifier rejects the result.
+// Part of ExoGPU. Preconditions the scheduling rewrites check (loops are
+// seq loops, statements are adjacent) and the tentative verification of
+// annotation rewrites: change, verify, and undo with an explanation if the
+// IR verifier rejects the result.
+//
+// Every rewrite takes statements of an exogpu.proc, never of an instruction
+// body: the transform ops check their handles before they call a rewrite
+// (HandleUtils.h), so the rewrites do not check it again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,15 +19,11 @@
 
 namespace mlir::exogpu {
 
-/// Checks that `op` is a statement of an exogpu.proc (not of an instruction
-/// body); explains otherwise.
-LogicalResult checkInProc(Operation *op, Refusal &refusal);
-
-/// Checks that `loop` is a seq loop of a proc; `rewrite` names the rewrite.
+/// Checks that `loop` is a seq loop; `rewrite` names the rewrite.
 LogicalResult checkSeqLoop(ForOp loop, StringRef rewrite, Refusal &refusal);
 
-/// Checks that `second` is the statement right after `first`, both in a
-/// proc; `rewrite` names the rewrite.
+/// Checks that `second` is the statement right after `first`; `rewrite`
+/// names the rewrite.
 LogicalResult checkAdjacent(Operation *first, Operation *second,
                             StringRef rewrite, Refusal &refusal);
 
