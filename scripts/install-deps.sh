@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what ExoGPU needs from Debian: MLIR/LLVM 22, lit/FileCheck, Ninja.
+# Installs what ExoGPU needs from Debian: MLIR/LLVM 22, lit/FileCheck, Ninja;
+# numpy from PyPI.
 # The CUDA toolkit (nvcc) is used when present and is not installed here;
 # cuobjdump comes from PyPI when the toolkit lacks it.
 set -euo pipefail
@@ -14,6 +15,12 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
+fi
+# numpy: the comparator of the GPU validation bundle (utils/gpuval), whose
+# tests hold it against exogpu-run's comparison.
+if ! python3 -c "import numpy" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check numpy==2.4.6 ||
+    echo "warning: numpy unavailable; its tests will be skipped" >&2
 fi
 # cuobjdump (SASS inspection in the tests) is not in the Debian packages of
 # the CUDA toolkit here; PyPI has it.

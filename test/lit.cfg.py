@@ -53,5 +53,9 @@ if cuobjdump:
     config.available_features.add("cuobjdump")
     config.substitutions.append(("%cuobjdump", cuobjdump))
     llvm_config.with_environment("PATH", os.path.dirname(cuobjdump), append_path=True)
+# numpy runs the GPU validation bundle's comparator (utils/gpuval/compare.py).
+if python and subprocess.run([python, "-c", "import numpy"],
+                             capture_output=True).returncode == 0:
+    config.available_features.add("numpy")
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:
     config.available_features.add("cuda-gpu")

@@ -23,8 +23,10 @@ import sys
 SPLIT = re.compile(r"^// -----\s*$", re.M)
 STDLIB = re.compile(r"^// exogpu-stdlib: (\w+)\s*$", re.M)
 # Pass flags of RUN lines: a rejected input may be rejected by a pass
-# (--exogpu-*, --exoam-*, --convert-exogpu-to-exoam).
+# (--exogpu-*, --exoam-*, --convert-exogpu-to-exoam) or by a scheduling
+# script (--transform-interpreter).
 PASS_FLAG = re.compile(r"(?<!\S)(--?(?:convert-)?exo(?:gpu|am)-[\w-]+(?:=\S+)?|"
+                       r"--transform-interpreter|"
                        r"--mlir-very-unsafe-disable-verifier-on-parsing)")
 
 

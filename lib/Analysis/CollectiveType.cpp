@@ -86,7 +86,8 @@ CollUnitShape mlir::exogpu::getUnitShape(CollUnitAttr unit) {
     set({blockDim()}, {constant(128 * n)});
     break;
   case CollUnitKind::cuda_threads_strided:
-    set({blockDim(1, arg(1)), constant(arg(1))}, {constant(n), constant(arg(0))});
+    set({blockDim(1, arg(1)), constant(arg(1))},
+        {constant(n), constant(arg(0))});
     break;
   case CollUnitKind::cuda_warp_in_cluster:
     set({clusterDim(), blockDim()}, {constant(n), constant(32)});
@@ -238,8 +239,7 @@ void CollType::print(raw_ostream &os) const {
 // Unit typing function
 //===----------------------------------------------------------------------===//
 
-FailureOr<CollType> mlir::exogpu::typeUnit(CollUnitAttr unit,
-                                           CollParams params,
+FailureOr<CollType> mlir::exogpu::typeUnit(CollUnitAttr unit, CollParams params,
                                            UnitTyping typing,
                                            std::string &reason) {
   CollUnitShape shape = getUnitShape(unit);

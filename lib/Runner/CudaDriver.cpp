@@ -15,6 +15,7 @@ using namespace mlir::exogpu::runner;
 
 /// Everything but the proc-specific part of main.
 static constexpr llvm::StringLiteral kPrelude = R"cpp(
+#include "exogpu/fill.h"
 #include "exogpu/npy.h"
 
 #include <cuda_bf16.h>
@@ -26,11 +27,14 @@ static constexpr llvm::StringLiteral kPrelude = R"cpp(
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
+// The helpers a proc may not need (no control value, no input, no
+// write-only output) are [[maybe_unused]].
 namespace {
 
 [[noreturn]] void fail(int code, const std::string &message) {
@@ -55,7 +59,11 @@ void check(cudaError_t error, const char *what) {
 
 struct Options {
   std::map<std::string, int64_t> values;
-  std::string inputs = ".", outputs = ".";
+  /// Inputs from DIR/NAME.npy; empty: the pcg3d fill, on the device.
+  std::string inputs;
+  std::string outputs = ".", writeInputs;
+  uint32_t seed = 1;
+  long runs = 1;
   long timeoutMs = 10000;
 };
 
@@ -82,11 +90,18 @@ Options parseOptions(int argc, char **argv) {
       options.inputs = next;
     } else if (arg == "--outputs" && i + 1 < argc) {
       options.outputs = next;
+    } else if (arg == "--write-inputs" && i + 1 < argc) {
+      options.writeInputs = next;
+    } else if (arg == "--seed" && i + 1 < argc) {
+      options.seed = static_cast<uint32_t>(std::strtoul(next.c_str(), nullptr, 10));
+    } else if (arg == "--runs" && i + 1 < argc && std::atol(next.c_str()) > 0) {
+      options.runs = std::atol(next.c_str());
     } else if (arg == "--timeout-ms" && i + 1 < argc) {
       options.timeoutMs = std::atol(next.c_str());
     } else {
       fail(1, "usage: " + std::string(argv[0]) +
-                  " --sizes NAME=VALUE,... [--inputs DIR] [--outputs DIR] "
+                  " --sizes NAME=VALUE,... [--seed S] [--runs N] "
+                  "[--inputs DIR] [--write-inputs DIR] [--outputs DIR] "
                   "[--timeout-ms MS]");
     }
     ++i;
@@ -94,37 +109,54 @@ Options parseOptions(int argc, char **argv) {
   return options;
 }
 
-int64_t value(const Options &options, const char *name) {
+[[maybe_unused]] int64_t value(const Options &options, const char *name) {
   auto it = options.values.find(name);
   if (it == options.values.end())
     fail(1, std::string("--sizes needs a value for ") + name);
   return it->second;
 }
 
+/// `dir` with every "{seed}" replaced by `seed`, created if missing.
+std::string runDirectory(std::string dir, uint32_t seed) {
+  for (size_t at; (at = dir.find("{seed}")) != std::string::npos;)
+    dir.replace(at, 6, std::to_string(seed));
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  return dir;
+}
+
 /// One data parameter: its host copy and, in device memory, its device copy.
 struct Buffer {
   std::string name, descr;
+  exogpu::fill::Kind kind;
   std::vector<int64_t> shape;
+  int64_t count = 0;
   size_t bytes = 0;
+  /// The contents read from --inputs, restored before every run.
+  std::vector<unsigned char> initial;
   std::vector<unsigned char> host;
   void *device = nullptr;
   bool onDevice = true;
 
-  Buffer(std::string name, std::string descr, std::vector<int64_t> shape,
-         size_t elementBytes, bool onDevice)
-      : name(std::move(name)), descr(std::move(descr)),
+  Buffer(std::string name, std::string descr, exogpu::fill::Kind kind,
+         std::vector<int64_t> shape, bool onDevice)
+      : name(std::move(name)), descr(std::move(descr)), kind(kind),
         shape(std::move(shape)), onDevice(onDevice) {
-    int64_t count = exogpu::npy::numElements(this->shape);
+    count = exogpu::npy::numElements(this->shape);
     if (count < 0)
       fail(1, "%" + this->name + " has a negative extent");
-    bytes = size_t(count) * elementBytes;
+    bytes = size_t(count) * exogpu::fill::elementBytes(kind);
+    host.resize(bytes);
+    if (onDevice)
+      check(cudaMalloc(&device, bytes ? bytes : 1), "cudaMalloc");
   }
 
   void *pointer() { return onDevice ? device : host.data(); }
 };
 
-/// Reads DIR/NAME.npy into the buffer, checking dtype and shape.
-void readInput(Buffer &buffer, const std::string &dir) {
+/// Reads DIR/NAME.npy as the buffer's initial contents, checking dtype and
+/// shape.
+[[maybe_unused]] void readInput(Buffer &buffer, const std::string &dir) {
   exogpu::npy::Array array;
   std::string path = dir + "/" + buffer.name + ".npy";
   std::string error = exogpu::npy::read(path, array);
@@ -132,25 +164,48 @@ void readInput(Buffer &buffer, const std::string &dir) {
     fail(1, error);
   if (array.descr != buffer.descr || array.shape != buffer.shape)
     fail(1, path + ": dtype or shape differs from the parameter's");
-  buffer.host = std::move(array.data);
+  buffer.initial = std::move(array.data);
 }
 
-/// Allocates the buffer; `poison` fills it with the byte (inputs are copied).
-void allocate(Buffer &buffer, int poison) {
-  if (poison >= 0)
-    buffer.host.assign(buffer.bytes, static_cast<unsigned char>(poison));
-  if (!buffer.onDevice)
+/// Sets an input for a run: its file contents, or the pcg3d fill of the
+/// parameter at position `param` with `seed` (docs/running.md), computed
+/// where the buffer lives.
+[[maybe_unused]] void prepareInput(Buffer &buffer, uint32_t param,
+                                   uint32_t seed, cudaStream_t stream) {
+  if (!buffer.initial.empty() || buffer.bytes == 0) {
+    if (!buffer.onDevice) {
+      buffer.host = buffer.initial;
+      return;
+    }
+    check(cudaMemcpyAsync(buffer.device, buffer.initial.data(), buffer.bytes,
+                          cudaMemcpyHostToDevice, stream),
+          "cudaMemcpy to the device");
     return;
-  check(cudaMalloc(&buffer.device, buffer.bytes ? buffer.bytes : 1),
-        "cudaMalloc");
-  check(cudaMemcpy(buffer.device, buffer.host.data(), buffer.bytes,
-                   cudaMemcpyHostToDevice),
-        "cudaMemcpy to the device");
+  }
+  if (!buffer.onDevice) {
+    exogpu::fill::fillHost(buffer.kind, buffer.host.data(), buffer.count,
+                           param, seed);
+    return;
+  }
+  check(exogpu::fill::fillDevice(buffer.kind, buffer.device, buffer.count,
+                                 param, seed, stream),
+        "the input fill");
+}
+
+/// Fills a write-only output with `byte`, as the runner poisons it.
+[[maybe_unused]] void poison(Buffer &buffer, int byte, cudaStream_t stream) {
+  if (!buffer.onDevice) {
+    std::memset(buffer.host.data(), byte, buffer.bytes);
+    return;
+  }
+  check(cudaMemsetAsync(buffer.device, byte, buffer.bytes, stream),
+        "cudaMemset");
 }
 
 /// Waits for `stream`, at most `timeoutMs`: a kernel that does not finish
-/// is reported, and the process exits with 124 (as timeout(1) does).
-void waitFor(cudaStream_t stream, long timeoutMs) {
+/// is reported, and the process exits at once with 124 (as timeout(1)
+/// does), without the CUDA teardown that would wait for the kernel.
+void waitFor(cudaStream_t stream, long timeoutMs, long run, uint32_t seed) {
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
   while (true) {
@@ -159,15 +214,21 @@ void waitFor(cudaStream_t stream, long timeoutMs) {
       return;
     if (status != cudaErrorNotReady)
       check(status, "the kernel failed");
-    if (std::chrono::steady_clock::now() > deadline)
-      fail(124, "timeout: the kernel did not finish in " +
-                    std::to_string(timeoutMs) + " ms (a hang?)");
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr,
+                   "driver: run %ld (seed %u): timeout: the kernel did not "
+                   "finish in %ld ms (a hang?)\n",
+                   run, seed, timeoutMs);
+      std::fflush(stderr);
+      std::fflush(stdout);
+      std::_Exit(124);
+    }
     std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
 }
 
-/// Copies an output back and writes DIR/NAME.npy.
-void writeOutput(Buffer &buffer, const std::string &dir) {
+/// Copies the buffer back (the stream is idle) and writes DIR/NAME.npy.
+[[maybe_unused]] void writeArray(Buffer &buffer, const std::string &dir) {
   if (buffer.onDevice)
     check(cudaMemcpy(buffer.host.data(), buffer.device, buffer.bytes,
                      cudaMemcpyDeviceToHost),
@@ -237,11 +298,17 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
       llvm::make_filter_range(params,
                               [](const ParamInfo &p) { return !p.isData(); }),
       os, [&](const ParamInfo &p) { os << p.name << "=..."; }, ",");
-  os << " --inputs IN --outputs OUT [--timeout-ms MS]\n"
-     << "// IN holds NAME.npy for every input (exogpu-run --write-inputs); "
-        "the outputs\n// are written to OUT/NAME.npy. Exit codes: 0 ran, 1 "
-        "usage or file error, 2 CUDA\n// error, 77 no CUDA device (skip), "
-        "124 timeout.\n"
+  os << " [--seed S] [--runs N] [--inputs IN]\n"
+     << "//         [--write-inputs DIR] [--outputs OUT] [--timeout-ms MS]\n"
+     << "// Run r (of N, default 1) fills every input on the device with the "
+        "runner's\n// pcg3d fill at seed S + r (default S = 1), or reads "
+        "IN/NAME.npy (exogpu-run\n// --write-inputs), poisons the "
+        "write-only outputs, runs @"
+     << name
+     << " and writes\n// OUT/NAME.npy; \"{seed}\" in a folder "
+        "name is the run's seed. Exit codes: 0\n// ran, 1 usage or "
+        "file error, 2 CUDA error, 77 no CUDA device (skip), 124\n"
+        "// timeout.\n"
      << "#include \"" << header << "\"\n"
      << kPrelude << "\nint main(int argc, char **argv) {\n"
      << "  Options options = parseOptions(argc, argv);\n"
@@ -261,26 +328,43 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
     if (!param.isData())
       continue;
     const PrecisionInfo &info = getInfo(param.precision);
-    std::string buffer = "b_" + param.name;
-    os << "  Buffer " << buffer << "(\"" << param.name << "\", \""
-       << info.npyDescr << "\", {";
+    // fill.h's Kind enumerators are the precision names in upper case.
+    os << "  Buffer b_" << param.name << "(\"" << param.name << "\", \""
+       << info.npyDescr << "\", exogpu::fill::Kind::" << info.name.upper()
+       << ", {";
     llvm::interleaveComma(param.extents.getResults(), os,
                           [&](AffineExpr e) { printCppExpr(os, e, params); });
-    os << "}, " << info.bytes << ", /*onDevice=*/"
-       << (param.isHostMemory ? "false" : "true") << ");\n";
-    if (param.mode == ParamAccessMode::WriteOnly) {
-      os << "  allocate(" << buffer << ", " << (info.isFloat ? "0xFF" : "0xAB")
-         << "); // write-only: poisoned\n";
-    } else {
-      os << "  readInput(" << buffer << ", options.inputs);\n"
-         << "  allocate(" << buffer << ", -1);\n";
-    }
+    os << "}, /*onDevice=*/" << (param.isHostMemory ? "false" : "true")
+       << ");\n";
+    if (param.mode != ParamAccessMode::WriteOnly)
+      os << "  if (!options.inputs.empty())\n"
+         << "    readInput(b_" << param.name << ", options.inputs);\n";
   }
   os << "  cudaStream_t stream;\n"
      << "  check(cudaStreamCreate(&stream), \"cudaStreamCreate\");\n"
-     << "  check(" << name << "(stream";
+     << "  for (long run = 0; run < options.runs; ++run) {\n"
+     << "    uint32_t seed = options.seed + static_cast<uint32_t>(run);\n";
+  for (auto [position, param] : llvm::enumerate(params)) {
+    if (!param.isData())
+      continue;
+    if (param.mode == ParamAccessMode::WriteOnly)
+      os << "    poison(b_" << param.name << ", "
+         << (getInfo(param.precision).isFloat ? "0xFF" : "0xAB")
+         << ", stream); // write-only\n";
+    else
+      os << "    prepareInput(b_" << param.name << ", /*param=*/" << position
+         << ", seed, stream);\n";
+  }
+  os << "    check(cudaStreamSynchronize(stream), \"preparing the inputs\");\n"
+     << "    if (!options.writeInputs.empty()) {\n"
+     << "      std::string dir = runDirectory(options.writeInputs, seed);\n";
+  for (const ParamInfo &param : params)
+    if (param.isData() && param.mode != ParamAccessMode::WriteOnly)
+      os << "      writeArray(b_" << param.name << ", dir);\n";
+  os << "    }\n"
+     << "    check(" << name << "(stream";
   for (const ParamInfo &param : params) {
-    os << ",\n        ";
+    os << ",\n          ";
     if (!param.isData()) {
       os << "p_" << param.name;
       continue;
@@ -289,12 +373,16 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
     os << "static_cast<" << getInfo(param.precision).cudaType << " *>(b_"
        << param.name << ".pointer())";
   }
-  os << "),\n        \"@" << name << "\");\n"
-     << "  waitFor(stream, options.timeoutMs);\n";
+  os << "),\n          \"@" << name << "\");\n"
+     << "    waitFor(stream, options.timeoutMs, run, seed);\n"
+     << "    std::string dir = runDirectory(options.outputs, seed);\n";
   for (const ParamInfo &param : params)
     if (param.isData() && param.mode != ParamAccessMode::ReadOnly)
-      os << "  writeOutput(b_" << param.name << ", options.outputs);\n";
-  os << "  std::printf(\"driver: @" << name
-     << " ran; outputs in %s\\n\", options.outputs.c_str());\n"
+      os << "    writeArray(b_" << param.name << ", dir);\n";
+  os << "    std::printf(\"driver: @" << name
+     << " run %ld (seed %u) ran; outputs in %s\\n\", run, seed, "
+        "dir.c_str());\n"
+     << "    std::fflush(stdout);\n"
+     << "  }\n"
      << "  return 0;\n}\n";
 }

@@ -5,10 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Runner/HostArray.h"
+#include "exogpu/fill.h"
 #include "exogpu/npy.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 
 #include <cmath>
 #include <cstring>
@@ -94,66 +97,8 @@ double HostArray::get(int64_t i) const {
   return 0;
 }
 
-/// The pcg3d hash of Jarzynski and Olano, "Hash Functions for GPU
-/// Rendering" (JCGT 2020), as the paper's benchmarks use it (seeds/002
-/// Sec. 6).
-static void pcg3d(uint32_t &x, uint32_t &y, uint32_t &z) {
-  x = x * 1664525u + 1013904223u;
-  y = y * 1664525u + 1013904223u;
-  z = z * 1664525u + 1013904223u;
-  x += y * z;
-  y += z * x;
-  z += x * y;
-  x ^= x >> 16;
-  y ^= y >> 16;
-  z ^= z >> 16;
-  x += y * z;
-  y += z * x;
-  z += x * y;
-}
-
 void HostArray::fillPcg3d(uint32_t param, uint32_t seed) {
-  unsigned size = getInfo(precision).bytes;
-  for (int64_t i = 0; i < numElements; ++i) {
-    uint32_t x = static_cast<uint32_t>(i), y = param, z = seed;
-    pcg3d(x, y, z);
-    unsigned char *p = bytes.data() + i * size;
-    // Floats: (x >> 8) * 2^-24 is uniform in [0, 1) and exact in f32;
-    // 2 u - 1 is uniform in [-1, 1), also exact.
-    float value = static_cast<float>(x >> 8) * 0x1p-24f * 2.0f - 1.0f;
-    switch (precision) {
-    case Precision::F16:
-    case Precision::BF16: {
-      llvm::APFloat half(value);
-      bool losesInfo = false;
-      half.convert(getHalfSemantics(precision),
-                   llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-      auto bits = static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
-      std::memcpy(p, &bits, 2);
-      break;
-    }
-    case Precision::F32:
-      std::memcpy(p, &value, 4);
-      break;
-    case Precision::F64: {
-      double wide = value;
-      std::memcpy(p, &wide, 8);
-      break;
-    }
-    case Precision::I8:
-    case Precision::UI8:
-      *p = static_cast<unsigned char>(x >> 24);
-      break;
-    case Precision::UI16: {
-      auto bits = static_cast<uint16_t>(x >> 16);
-      std::memcpy(p, &bits, 2);
-      break;
-    }
-    case Precision::I32:
-      std::memcpy(p, &x, 4);
-      break;
-    }
-  }
+  ::exogpu::fill::fillHost(precision, bytes.data(), numElements, param, seed);
 }
 
 void HostArray::poison() {
@@ -187,6 +132,10 @@ llvm::Error HostArray::load(StringRef path, StringRef what) {
 }
 
 llvm::Error HostArray::save(StringRef path) const {
+  if (std::error_code error =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
+    return llvm::createStringError("cannot create the folder of " + path +
+                                   ": " + error.message());
   std::string error = ::exogpu::npy::write(
       path.str(), getInfo(precision).npyDescr.str(),
       std::vector<int64_t>(shape.begin(), shape.end()), bytes.data());

@@ -2,6 +2,7 @@
 //
 // Part of ExoGPU. Parses, verifies, transforms and prints exogpu / exoam IR:
 //   exogpu-opt --exogpu-collective-analysis --exogpu-sync-check kernel.mlir
+//   exogpu-opt --transform-interpreter schedule-and-kernel.mlir
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,19 +11,32 @@
 #include "ExoGPU/Conversion/Passes.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Dialect/ExoGPU/TransformOps/ExoGPUTransformOps.h"
 #include "ExoGPU/Transforms/Passes.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+
+namespace mlir::exogpu {
+// Test passes (test/lib).
+void registerTestRandomSchedulePass();
+} // namespace mlir::exogpu
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::exogpu::registerExoGPUDialect(registry);
   mlir::exoam::registerExoAMDialect(registry);
+  // Scheduling: transform.exogpu.* scripts run by --transform-interpreter.
+  registry.insert<mlir::transform::TransformDialect>();
+  mlir::exogpu::registerTransformDialectExtension(registry);
+  mlir::transform::registerTransformPasses();
   mlir::exoam::registerExoGPUAbstractMachinePasses();
   mlir::exogpu::registerExoGPUAnalysisPasses();
   mlir::exogpu::registerExoGPUConversionPasses();
   mlir::exogpu::registerExoGPUTransformsPasses();
+  mlir::exogpu::registerTestRandomSchedulePass();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   return mlir::asMainReturnCode(

@@ -1,14 +1,17 @@
 //===- CudaDriver.h - host drivers for translated kernels -------*- C++ -*-===//
 //
 // Part of ExoGPU. Generates the host program that runs one proc, as
-// `exogpu-translate --to-cuda` emits it, on a GPU against the same inputs
-// the sequential runner used: it reads the input .npy files the runner
-// wrote, poisons the write-only outputs exactly as the runner does, calls
-// the proc's host API on one stream, waits with a timeout (a hung kernel is
-// reported, exit code 124) and writes the outputs as .npy files for
-// `exogpu-run --expect-dir`. Without a CUDA device it says so and exits
-// with 77 (skipped). utils/gpu-check.py drives the whole round trip.
-//
+// `exogpu-translate --to-cuda` emits it, on a GPU against the inputs the
+// sequential runner uses: it fills every input on the device with the
+// runner's pcg3d fill (runtime/include/exogpu/fill.h) at a seed, or reads
+// the .npy files the runner wrote, poisons the write-only outputs exactly as
+// the runner does, calls the proc's host API on one stream, waits with a
+// timeout (a hung kernel is reported, exit code 124) and writes the outputs
+// as .npy files for `exogpu-run --expect-dir`; `--runs N` repeats this with
+// seeds S, S + 1, ... (fresh inputs each run). Without a CUDA device it says
+// so and exits with 77 (skipped). utils/gpu-check.py drives one round trip,
+// utils/gpu-bundle.py the validation on a GPU machine without MLIR
+// (docs/gpu-validation.md).
 //===----------------------------------------------------------------------===//
 
 #ifndef EXOGPU_RUNNER_CUDADRIVER_H

@@ -12,6 +12,7 @@
 #ifndef EXOGPU_RUNNER_HOSTARRAY_H
 #define EXOGPU_RUNNER_HOSTARRAY_H
 
+#include "exogpu/fill.h"
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,8 +21,10 @@
 
 namespace mlir::exogpu::runner {
 
-/// The precisions of data buffers (seeds/002 Fig. 10 plus bf16).
-enum class Precision { F16, BF16, F32, F64, I8, UI8, UI16, I32 };
+/// The precisions of data buffers (seeds/002 Fig. 10 plus bf16): the
+/// element kinds of the input fill the runner shares with the GPU drivers
+/// (runtime/include/exogpu/fill.h).
+using Precision = ::exogpu::fill::Kind;
 
 /// Facts about one precision.
 struct PrecisionInfo {
@@ -58,7 +61,8 @@ public:
 
   /// Fills element i with pcg3d(i, param, seed): floats uniform in [-1, 1)
   /// on a 2^-23 grid, rounded to the precision; integers the hash's top
-  /// bits (see docs/running.md).
+  /// bits (see docs/running.md). The fill is runtime/include/exogpu/fill.h,
+  /// which the GPU drivers run on the device.
   void fillPcg3d(uint32_t param, uint32_t seed);
 
   /// Fills every byte with 0xFF for floats (a NaN in every float
@@ -70,7 +74,7 @@ public:
   /// `what` names the parameter in errors.
   llvm::Error load(StringRef path, StringRef what);
 
-  /// Writes the array as a .npy file.
+  /// Writes the array as a .npy file, creating its folder if missing.
   llvm::Error save(StringRef path) const;
 
   /// The row-major multi-index of element `i`, as "[i, j]".

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Builds and runs the kernel benchmark: the ExoGPU kernels of examples/
+against cuBLAS on an H100 (issue 12; docs/performance.md has the method,
+the kernels' design and the table).
+
+Stages, each done when its tool is there:
+  1. translate  examples/*.mlir -> OUT/src/*.cu, *.h with exogpu-translate
+                (needs the ExoGPU build; skipped where it is missing, e.g. on
+                the GPU machine, which then uses the sources carried in OUT);
+  2. build      nvcc (sm_90a, -Xptxas -v, warnings are errors) the kernels
+                and bench/gemm_bench.cu, linked with cuBLAS, into
+                OUT/gemm_bench; ptxas reports in OUT/obj/*.ptxas.txt;
+                skipped when OUT/stamp says sources, flags and nvcc are
+                unchanged;
+  3. run        OUT/gemm_bench (the table goes to stdout, last; the CSV and
+                the full log to RESULTS); without a GPU it says so and the
+                script exits 0 after building;
+  4. plot       RESULTS/performance.png from the CSV (bench/plot.py), where
+                matplotlib is installed.
+
+One command on a machine with an H100, after building here (stage 1 needs
+the ExoGPU build; `--no-run` stops after stage 2):
+    python3 bench/kernels.py --all --results "$OUT"
+with OUT (default build/bench) carried along. Subsets fit short leases:
+    --only tf32,splitk,bf16,gemv,sm80   --shapes 8192x8192x8192   --runs 50
+
+Usage: bench/kernels.py [--all | --only KINDS] [--shapes LABELS]
+                        [--runs N] [--warmup N] [--out DIR] [--results DIR]
+                        [--translator PATH] [--nvcc PATH] [--no-run]
+                        [--timeout SECONDS]
+"""
+
+import argparse
+import glob
+import hashlib
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# (proc / file name, instruction library): the kernels gemm_bench.cu calls.
+KERNELS = [
+    ("gemm_tf32_sm90a", "sm90a"),
+    ("gemm_bf16_sm90a", "sm90a"),
+    ("gemm_splitk_sm90a", "sm90a"),
+    ("gemv_fast", "sm80"),
+    ("sm80_gemm", "sm80"),
+]
+KINDS = ["tf32", "splitk", "bf16", "gemv", "sm80"]
+# Every object runs on the H100: the sm_80 kernel too (Hopper does not run
+# sm_80 machine code; the kernel is built from the same CUDA for sm_90a).
+ARCH = ["-gencode", "arch=compute_90a,code=sm_90a"]
+KERNEL_FLAGS = ["-std=c++17", "-O3", *ARCH, "-Werror", "all-warnings",
+                "-Xptxas", "-v"]
+NO_GPU = 3  # gemm_bench's exit status when there is no usable GPU
+
+
+def log(message):
+    print(f"kernels.py: {message}", flush=True)
+
+
+def fail(message):
+    print(f"kernels.py: error: {message}", file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def find_tool(explicit, name, fallbacks):
+    if explicit:
+        path = shutil.which(explicit) or explicit
+        if not os.path.exists(path):
+            fail(f"{name} not found at {explicit}")
+        return path
+    for candidate in [shutil.which(name), *fallbacks]:
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def translate(translator, src):
+    """Stage 1: every kernel's CUDA and header into src."""
+    src.mkdir(parents=True, exist_ok=True)
+    for name, stdlib in KERNELS:
+        example = ROOT / "examples" / f"{name}.mlir"
+        library = f"--stdlib={ROOT / 'stdlib' / (stdlib + '.mlir')}"
+        for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):
+            result = subprocess.run(
+                [translator, flag, library, str(example), "-o",
+                 str(src / (name + suffix))], capture_output=True, text=True)
+            if result.returncode != 0:
+                fail(f"exogpu-translate {flag} {example.name}:\n"
+                     f"{result.stderr}")
+    log(f"translated {len(KERNELS)} kernels into {src}")
+
+
+def stamp_of(nvcc, src):
+    """A hash of what the build reads: sources, flags and the compiler."""
+    digest = hashlib.sha256()
+    version = subprocess.run([nvcc, "--version"], capture_output=True,
+                             text=True).stdout
+    digest.update(version.encode())
+    digest.update(" ".join(KERNEL_FLAGS).encode())
+    inputs = [src / f"{name}{suffix}" for name, _ in KERNELS
+              for suffix in (".cu", ".h")]
+    inputs += [ROOT / "bench" / "gemm_bench.cu",
+               ROOT / "runtime" / "include" / "exogpu" / "runtime.cuh"]
+    for path in inputs:
+        if not path.exists():
+            fail(f"{path} is missing: translate first (stage 1 needs "
+                 f"build/bin/exogpu-translate, or carry {src.parent})")
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cuda_library_dirs(nvcc):
+    """Directories that may hold libcublas.so (the toolkit's, the wheels')."""
+    dirs = []
+    home = pathlib.Path(nvcc).resolve().parent.parent
+    for pattern in [str(home / "lib64"), str(home / "targets/*/lib"),
+                    "/usr/local/cuda*/lib64", "/usr/local/cuda*/targets/*/lib"]:
+        dirs += glob.glob(pattern)
+    for site in sys.path:
+        dirs += glob.glob(os.path.join(site, "nvidia", "*", "lib"))
+        dirs += glob.glob(os.path.join(site, "nvidia", "cublas", "lib"))
+    found = []
+    for d in dirs:
+        if glob.glob(os.path.join(d, "libcublas.so*")) and d not in found:
+            found.append(d)
+    return found
+
+
+def build(nvcc, out):
+    """Stage 2: compile the kernels and the program, link with cuBLAS."""
+    src, obj = out / "src", out / "obj"
+    obj.mkdir(parents=True, exist_ok=True)
+    binary = out / "gemm_bench"
+    stamp = stamp_of(nvcc, src)
+    stamp_file = out / "stamp"
+    if binary.exists() and stamp_file.exists() and \
+            stamp_file.read_text() == stamp:
+        log(f"{binary} is up to date")
+        return binary
+    include = ["-I", str(ROOT / "runtime" / "include"), "-I", str(src)]
+    objects = []
+    jobs = []
+    for name, _ in KERNELS:
+        target = obj / f"{name}.o"
+        command = [nvcc, *KERNEL_FLAGS, *include, "-c", str(src / f"{name}.cu"),
+                   "-o", str(target)]
+        jobs.append((name, subprocess.Popen(command, stdout=subprocess.PIPE,
+                                            stderr=subprocess.STDOUT,
+                                            text=True)))
+        objects.append(str(target))
+    for name, job in jobs:
+        report = job.communicate()[0]
+        (obj / f"{name}.ptxas.txt").write_text(report)
+        if job.returncode != 0:
+            fail(f"nvcc {name}.cu:\n{report}")
+        clean = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+        spills = [line for line in report.splitlines()
+                  if "bytes stack frame" in line and line.strip() != clean]
+        if spills:
+            fail(f"{name}: ptxas reports spills or a stack frame:\n{report}")
+    bench_obj = obj / "gemm_bench.o"
+    result = subprocess.run(
+        [nvcc, "-std=c++17", "-O3", *ARCH, *include, "-Xcompiler",
+         "-Wall,-Wextra", "-Werror", "all-warnings", "-c",
+         str(ROOT / "bench" / "gemm_bench.cu"), "-o", str(bench_obj)],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"nvcc gemm_bench.cu:\n{result.stdout}{result.stderr}")
+    rpath = [flag for d in cuda_library_dirs(nvcc)
+             for flag in ("-Xlinker", f"-rpath={d}")]
+    result = subprocess.run(
+        [nvcc, *ARCH, str(bench_obj), *objects, "-lcublas", *rpath, "-o",
+         str(binary)], capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"linking gemm_bench:\n{result.stdout}{result.stderr}")
+    stamp_file.write_text(stamp)
+    log(f"built {binary} ({len(KERNELS)} kernels, ptxas reports in {obj})")
+    return binary
+
+
+def run(binary, args, results, nvcc):
+    """Stage 3: run the benchmark; returns its exit status."""
+    results.mkdir(parents=True, exist_ok=True)
+    csv = results / "results.csv"
+    command = [str(binary), "--csv", str(csv)]
+    if args.kinds:
+        command += ["--only", ",".join(args.kinds)]
+    if args.shapes:
+        command += ["--shapes", args.shapes]
+    if args.runs:
+        command += ["--runs", str(args.runs)]
+    if args.warmup is not None:
+        command += ["--warmup", str(args.warmup)]
+    env = dict(os.environ)
+    dirs = cuda_library_dirs(nvcc) if nvcc else []
+    if dirs:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            dirs + [env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
+    log("running " + " ".join(command))
+    output = []
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True,
+                                   env=env)
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            output.append(line)
+        status = process.wait(timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        status = 124
+        output.append(f"\nkernels.py: killed after {args.timeout} s\n")
+    (results / "bench.log").write_text("".join(output))
+    return status, csv
+
+
+def plot(csv, results):
+    """Stage 4: the PNG, where matplotlib is installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        log("matplotlib is not installed: no plot (run bench/plot.py "
+            f"{csv} where it is)")
+        return
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "plot.py"),
+                             str(csv), "-o", str(results / "performance.png")],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        log(f"plot failed:\n{result.stderr}")
+    else:
+        log(f"wrote {results / 'performance.png'}")
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--all", action="store_true",
+                        help="every kind of kernel (the default)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated kinds: " + ", ".join(KINDS))
+    parser.add_argument("--shapes", default="",
+                        help="comma-separated shapes, e.g. 4096x4096x4096")
+    parser.add_argument("--runs", type=int, default=0,
+                        help="timed runs per kernel (default 100)")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="warm-up runs per kernel (default 10)")
+    parser.add_argument("--out", default=str(ROOT / "build" / "bench"),
+                        help="sources, objects and the program")
+    parser.add_argument("--results", default="",
+                        help="CSV, log and PNG (default: OUT)")
+    parser.add_argument("--translator", default="",
+                        help="exogpu-translate (default: build/bin)")
+    parser.add_argument("--nvcc", default="", help="nvcc (default: PATH)")
+    parser.add_argument("--no-run", action="store_true",
+                        help="translate and build only")
+    parser.add_argument("--timeout", type=int, default=540,
+                        help="seconds the benchmark may run")
+    args = parser.parse_args()
+    args.kinds = [k for k in args.only.split(",") if k]
+    for kind in args.kinds:
+        if kind not in KINDS:
+            fail(f"unknown kind {kind}: one of {', '.join(KINDS)}")
+    if args.all and args.kinds:
+        fail("--all and --only exclude each other")
+
+    out = pathlib.Path(args.out).resolve()
+    results = pathlib.Path(args.results).resolve() if args.results else out
+    translator = find_tool(args.translator, "exogpu-translate",
+                           [str(ROOT / "build" / "bin" / "exogpu-translate")])
+    if translator:
+        translate(translator, out / "src")
+    else:
+        log("exogpu-translate not found: using the sources in "
+            f"{out / 'src'}")
+    nvcc = find_tool(args.nvcc, "nvcc", ["/usr/local/cuda/bin/nvcc"])
+    binary = out / "gemm_bench"
+    if nvcc:
+        binary = build(nvcc, out)
+    elif not binary.exists():
+        fail(f"nvcc not found and {binary} not built")
+    else:
+        log(f"nvcc not found: running the carried {binary}")
+    if args.no_run:
+        return 0
+    status, csv = run(binary, args, results, nvcc)
+    if status == NO_GPU:
+        log("no usable GPU here: the benchmark is built, nothing was timed")
+        return 0
+    if csv.exists():
+        plot(csv, results)
+        log(f"results: {csv}, {results / 'bench.log'}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Plots the kernel benchmark's CSV (bench/kernels.py, bench/gemm_bench.cu)
+as a PNG for docs/performance.md: one panel per kind of problem, the best
+ExoGPU kernel of each shape next to its cuBLAS anchor (median rate; the bar
+label gives the ratio), and the H100 peak of that kind as a line (494.5
+TFLOP/s tf32, 989 TFLOP/s bf16, 3.35 TB/s HBM3).
+
+Usage: bench/plot.py RESULTS.csv [-o performance.png]
+"""
+
+import argparse
+import csv
+import sys
+
+PANELS = [
+    ("tf32 GEMM, C = A B^T", ("tf32", "splitk"), "TFLOP/s"),
+    ("bf16 GEMM, fp32 accumulation", ("bf16",), "TFLOP/s"),
+    ("fp32 GEMV", ("gemv",), "TB/s"),
+    ("sm_80 GEMM on sm_90 (portability)", ("sm80",), "TFLOP/s"),
+]
+COPY = "cudaMemcpy d2d"
+
+
+def shape_of(row):
+    if row["kind"] == "gemv":
+        return f"{row['M']}x{row['N']}"
+    if row["M"] == row["N"] == row["K"]:
+        return f"{row['M']}^3"
+    return f"{row['M']}x{row['N']}x{row['K']}"
+
+
+def rate(row):
+    try:
+        value = float(row["rate_median"])
+    except ValueError:
+        return 0.0
+    return value if value == value else 0.0  # NaN: not timed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("csv")
+    parser.add_argument("-o", "--output", default="performance.png")
+    args = parser.parse_args()
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("plot.py: matplotlib is not installed")
+    with open(args.csv, newline="") as file:
+        rows = list(csv.DictReader(file))
+    if not rows:
+        sys.exit(f"plot.py: {args.csv} has no results")
+    device = rows[0]["device"]
+
+    panels = [p for p in PANELS if any(r["kind"] in p[1] for r in rows)]
+    columns = min(2, len(panels))
+    rows_of_panels = (len(panels) + columns - 1) // columns
+    figure, axes = plt.subplots(rows_of_panels, columns, squeeze=False,
+                                figsize=(6 * columns, 4.5 * rows_of_panels))
+    for axis in axes.flat[len(panels):]:
+        axis.set_visible(False)
+    for axis, (title, kinds, unit) in zip(axes.flat, panels):
+        shapes, exo, anchor, copy, notes = [], [], [], [], []
+        for row in rows:
+            if row["kind"] not in kinds:
+                continue
+            shape = shape_of(row)
+            if shape not in shapes:
+                shapes.append(shape)
+                exo.append(0.0), anchor.append(0.0), copy.append(0.0)
+                notes.append("")
+            i = shapes.index(shape)
+            if row["best"] == "1":
+                exo[i] = rate(row)
+            elif row["exogpu"] == "0" and row["variant"] == COPY:
+                copy[i] = rate(row)
+            elif row["exogpu"] == "0":
+                anchor[i] = rate(row)
+            if row["failed"] == "1":
+                notes[i] = "FAILED CHECK"
+        x = range(len(shapes))
+        width = 0.38
+        axis.bar([i - width / 2 for i in x], exo, width, label="ExoGPU")
+        axis.bar([i + width / 2 for i in x], anchor, width, label="cuBLAS")
+        if any(copy):
+            axis.plot(list(x), copy, "k_", markersize=22,
+                      label="device-to-device copy")
+        for i in x:
+            label = f"{exo[i] / anchor[i]:.2f}x" if exo[i] and anchor[i] \
+                else notes[i]
+            axis.annotate(label, (i, max(exo[i], anchor[i])),
+                          ha="center", va="bottom", fontsize=8)
+        peak = float(next(r["peak"] for r in rows if r["kind"] in kinds))
+        axis.axhline(peak, color="gray", linestyle="--", linewidth=1,
+                     label=f"peak {peak:g} {unit}")
+        axis.set_xticks(list(x))
+        axis.set_xticklabels(shapes, rotation=30, ha="right", fontsize=8)
+        axis.set_ylabel(unit)
+        axis.set_title(title, fontsize=10)
+        axis.legend(fontsize=7, loc="center left")
+    figure.suptitle(f"ExoGPU kernels and cuBLAS on {device} (median)",
+                    fontsize=11)
+    figure.tight_layout()
+    figure.savefig(args.output, dpi=120)
+    print(f"plot.py: wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+// RUN: exogpu-opt %s --transform-interpreter -split-input-file | FileCheck %s
+
+// get_body returns the statements directly in a loop's body, in order;
+// set_label marks each of them (nested statements are not in the handle).
+// CHECK-LABEL: exogpu.proc @body
+// CHECK: exogpu.for %i in seq(0, 4) {
+// CHECK-NEXT: exogpu.assign %x[%i] = 1.0 {exogpu.label = "stmt"} : f32[4] @DRAM
+// CHECK-NEXT: exogpu.for %j in seq(0, 4) attributes {exogpu.label = "stmt"} {
+// CHECK-NEXT: exogpu.assign %y[%i, %j] = 2.0 : f32[4, 4] @DRAM
+// CHECK-NEXT: }
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @body(%x: f32[4] @DRAM, %y: f32[4, 4] @DRAM) {
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %x[%i] = 1.0 : f32[4] @DRAM
+      exogpu.for %j in seq(0, 4) {
+        exogpu.assign %y[%i, %j] = 2.0 : f32[4, 4] @DRAM
+      }
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %body = transform.exogpu.get_body %i : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.set_label %body "stmt" : !transform.any_op
+    transform.yield
+  }
+}
