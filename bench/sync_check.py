@@ -1,24 +1,30 @@
 #!/usr/bin/env python3
-"""Times the synchronization check (exogpu-opt --exogpu-sync-check) of the
-Hopper GEMM (examples/sm90a_gemm.mlir: 128x256 CTA tiles, 4-stage TMA ring,
-2 consumer warpgroups, a producer warp, clusters of 2) and of the sm_80
-cp.async GEMM (examples/sm80_gemm.mlir) at M = N = K = 512 ... 4096, and
-prints seconds and peak memory per size, next to the issue's targets and the
-paper's interpreter (seeds/002 Sec. 6, Fig. 9: about 2 / 16 / 128 s for the
-sm_90a GEMM at 1024 / 2048 / 4096 on one laptop core).
+"""Times the synchronization check (exogpu-opt --exogpu-sync-check) at the
+sizes users deploy and prints seconds and peak memory per point, next to the
+targets of issue 15 (on the 2-core development machine):
 
-Two times per size: "check", the wall time of the exogpu-sync-check pass
-from MLIR's pass timing (--mlir-timing; what the targets and the paper's
-interpreter time measure), and "process", the whole exogpu-opt run (process
-start, loading, parsing the kernel and its instruction library, printing).
-Each run is its own process, so its peak resident memory is its own
-(os.wait4); each size runs --repeat times and the medians are printed. A
-size that runs past --timeout is reported as such and larger sizes of that
-kernel are skipped.
+  sm80     examples/sm80_gemm.mlir (cp.async, per-thread commit groups)
+           M = N = K = 2048 <= 1 s, 4096 <= 5 s, peak memory <= 1 GiB
+  sm90a    examples/sm90a_gemm.mlir (the Hopper GEMM: TMA ring, wgmma,
+           warp specialization, B multicast across a 2-CTA cluster)
+           M = N = K = 4096 <= 1.3 s, 8192 <= 4 s
+  vadd     examples/vector_add.mlir, N = 2^20 (8192 tasks) <= 1 s
+  gemv     examples/gemv.mlir (paper Fig. 9), M = N = 16384 <= 1 s
+  tile-sm80  bench/kernels/sm80_tile_commit_groups.mlir: one 64 x 64 tile
+           whose threads commit their own cp.async groups, K = 256 (no
+           target; 185 s and 545 MB before issue 15)
 
-Usage: bench/sync_check.py [--build build] [--sizes 512,1024,2048,4096]
-                           [--kernels sm90a,sm80] [--engine box|reference]
-                           [--timeout 300] [--repeat 3]
+Two times per point: "check", the wall time of the exogpu-sync-check pass
+from MLIR's pass timing (what the targets measure), and "process", the whole
+exogpu-opt run (process start, parsing the kernel and its instruction
+library, printing). Each run is its own process, so its peak resident memory
+(RSS, os.wait4) is its own; each point runs --repeat times and the medians
+(and the largest peak) are printed. A point that runs past --timeout is
+reported as such.
+
+Usage: bench/sync_check.py [--build build] [--points sm80-2048,gemv-16384]
+                           [--engine box|reference] [--timeout 300]
+                           [--repeat 3]
 """
 
 import argparse
@@ -34,19 +40,33 @@ import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# name: (instruction library or None, kernel)
 KERNELS = {
-    "sm90a": ("stdlib/sm90a.mlir", "examples/sm90a_gemm.mlir"),
     "sm80": ("stdlib/sm80.mlir", "examples/sm80_gemm.mlir"),
+    "sm90a": ("stdlib/sm90a.mlir", "examples/sm90a_gemm.mlir"),
+    "vadd": (None, "examples/vector_add.mlir"),
+    "gemv": (None, "examples/gemv.mlir"),
+    "tile-sm80": ("stdlib/sm80.mlir",
+                  "bench/kernels/sm80_tile_commit_groups.mlir"),
 }
-PAPER_SM90A = {1024: 2.0, 2048: 16.0, 4096: 128.0}
-TARGETS = {1024: 0.05, 4096: 1.3}
+GiB = 1024.0
+# (kernel, size label, check parameters, target seconds, target peak MiB)
+POINTS = [
+    ("sm80", "2048", "M=2048,N=2048,K=2048", 1.0, GiB),
+    ("sm80", "4096", "M=4096,N=4096,K=4096", 5.0, GiB),
+    ("sm90a", "4096", "M=4096,N=4096,K=4096", 1.3, None),
+    ("sm90a", "8192", "M=8192,N=8192,K=8192", 4.0, None),
+    ("vadd", "2^20", "N=1048576", 1.0, None),
+    ("gemv", "16384", "M=16384,N=16384", 1.0, None),
+    ("tile-sm80", "K=256", "K=256", None, None),
+]
 
 
-def run_one(tool, source, size, engine, timeout):
+def run_one(tool, source, params, engine, timeout):
     """One process: (check seconds, process seconds, peak MiB, verdict), or
     Nones and "timeout"."""
-    args = [str(tool), f"--exogpu-sync-check=M={size},N={size},K={size},"
-            f"engine={engine}", str(source), "-o", os.devnull,
+    args = [str(tool), f"--exogpu-sync-check={params},engine={engine}",
+            str(source), "-o", os.devnull,
             "--mlir-timing", "--mlir-timing-display=list"]
     start = time.monotonic()
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
@@ -76,60 +96,78 @@ def run_one(tool, source, size, engine, timeout):
     return check, seconds, peak_mib, verdict
 
 
+def point_name(point):
+    return f"{point[0]}-{point[1]}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=str(ROOT / "build"))
-    parser.add_argument("--sizes", default="512,1024,2048,4096")
-    parser.add_argument("--kernels", default="sm90a,sm80")
+    parser.add_argument("--points", default=",".join(map(point_name, POINTS)),
+                        help="comma-separated kernel-size names")
     parser.add_argument("--engine", default="box",
                         choices=["box", "reference"])
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--repeat", type=int, default=3,
-                        help="runs per size; the median is printed")
+                        help="runs per point; the median is printed")
     opts = parser.parse_args()
     tool = pathlib.Path(opts.build) / "bin" / "exogpu-opt"
     if not tool.exists():
         sys.exit(f"{tool} not found: build first (bash scripts/build.sh)")
-    sizes = [int(s) for s in opts.sizes.split(",")]
+    wanted = opts.points.split(",")
+    unknown = set(wanted) - set(map(point_name, POINTS))
+    if unknown:
+        sys.exit(f"unknown points: {', '.join(sorted(unknown))}")
     print(f"sync check, engine={opts.engine}, one process per run, median "
           f"of {opts.repeat}, timeout {opts.timeout:.0f} s")
     print("check: the exogpu-sync-check pass (--mlir-timing); process: the "
-          "whole exogpu-opt run (start, parse, print)")
-    print(f"{'kernel':7} {'M=N=K':>6} {'check s':>9} {'process s':>10} "
-          f"{'peak MiB':>9}  {'verdict':8} reference points")
+          "whole exogpu-opt run (start, parse, print); peak: largest RSS")
+    print(f"{'kernel':10} {'size':>6} {'check s':>9} {'process s':>10} "
+          f"{'peak MiB':>9}  {'verdict':8} {'target':16} met")
+    missed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for kernel in opts.kernels.split(","):
+        for point in POINTS:
+            if point_name(point) not in wanted:
+                continue
+            kernel, label, params, seconds, mib_limit = point
             library, example = KERNELS[kernel]
             source = pathlib.Path(tmp) / f"{kernel}.mlir"
-            source.write_text((ROOT / library).read_text() +
-                              (ROOT / example).read_text())
-            for size in sizes:
-                notes = []
-                if kernel == "sm90a" and size in PAPER_SM90A:
-                    notes.append(f"paper {PAPER_SM90A[size]:g} s")
-                if kernel == "sm90a" and size in TARGETS:
-                    notes.append(f"target < {TARGETS[size]:g} s")
-                runs = []
-                for _ in range(opts.repeat):
-                    run = run_one(tool, source, size, opts.engine,
-                                  opts.timeout)
-                    if run[0] is None:
-                        break
-                    runs.append(run)
-                if len(runs) < opts.repeat:
-                    print(f"{kernel:7} {size:>6} "
-                          f"{'>' + format(opts.timeout, '.0f'):>9} "
-                          f"{'-':>10} {'-':>9}  {'timeout':8} "
-                          f"{'; '.join(notes)}", flush=True)
+            source.write_text(
+                ((ROOT / library).read_text() if library else "") +
+                (ROOT / example).read_text())
+            target = []
+            if seconds is not None:
+                target.append(f"<= {seconds:g} s")
+            if mib_limit is not None:
+                target.append(f"<= {mib_limit / GiB:g} GiB")
+            target = ", ".join(target) or "-"
+            runs = []
+            for _ in range(opts.repeat):
+                run = run_one(tool, source, params, opts.engine, opts.timeout)
+                if run[0] is None:
                     break
-                check = statistics.median(r[0] for r in runs)
-                process = statistics.median(r[1] for r in runs)
-                mib = max(r[2] for r in runs)
-                print(f"{kernel:7} {size:>6} {check:>9.3f} {process:>10.3f} "
-                      f"{mib:>9.1f}  {runs[0][3]:8} {'; '.join(notes)}",
+                runs.append(run)
+            if len(runs) < opts.repeat:
+                missed += seconds is not None
+                print(f"{kernel:10} {label:>6} "
+                      f"{'>' + format(opts.timeout, '.0f'):>9} "
+                      f"{'-':>10} {'-':>9}  {'timeout':8} {target:16} no",
                       flush=True)
-    print("targets (issue 4): check of the 4096 GEMM under 1.3 s, of the "
-          "1024 GEMM under 0.05 s, peak memory under 4096 MiB")
+                continue
+            check = statistics.median(r[0] for r in runs)
+            process = statistics.median(r[1] for r in runs)
+            mib = max(r[2] for r in runs)
+            met = "-"
+            if target != "-":
+                ok = (seconds is None or check <= seconds) and \
+                    (mib_limit is None or mib <= mib_limit) and \
+                    runs[0][3] == "passes"
+                met = "yes" if ok else "no"
+                missed += not ok
+            print(f"{kernel:10} {label:>6} {check:>9.3f} {process:>10.3f} "
+                  f"{mib:>9.1f}  {runs[0][3]:8} {target:16} {met}",
+                  flush=True)
+    sys.exit(1 if missed else 0)
 
 
 if __name__ == "__main__":

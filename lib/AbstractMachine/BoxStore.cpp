@@ -27,12 +27,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BoxTree.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -54,37 +56,18 @@ struct Cell {
   std::optional<ChangeNumber> loggedAt;
 };
 
-/// One level of a variable's tree: disjoint intervals in increasing order
-/// covering all of int64. At the last level an interval holds a cell; above,
-/// a subtree (null: every element empty).
-struct Node;
-struct Segment {
-  int64_t lo, hi;
-  CellId cell = kEmpty;
-  std::unique_ptr<Node> child;
-};
-struct Node {
-  std::vector<Segment> segments;
-};
-
-/// A variable: its rank and tree (for rank 0, a single cell).
-struct Variable {
-  unsigned rank = 0;
-  std::unique_ptr<Node> root;
-  CellId scalar = kEmpty;
-};
-
 constexpr int64_t kMinIndex = std::numeric_limits<int64_t>::min();
-constexpr int64_t kMaxIndex = std::numeric_limits<int64_t>::max();
 
-class BoxStore : public SyncStore {
+class BoxStore : public SyncStore, public BoxTree::ValueOwner {
 public:
   BoxStore() { cells.emplace_back(); }
+  /// (The trees release their cells: they go first.)
+  ~BoxStore() override { variables.clear(); }
 
   void startTask(int64_t task) override;
   void reset(const AccessWindow &box) override;
-  void update(const AccessWindow &window,
-              function_ref<bool(ElementState &)> fn) override;
+  void update(const AccessWindow &window, function_ref<bool(ElementState &)> fn,
+              bool share = false) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
@@ -100,38 +83,22 @@ public:
   void endBarrierLifetime(const ElementKey &barrier) override;
 
 private:
-  using Ranges = ArrayRef<IntervalSet::Interval>;
   using Memo = DenseMap<CellId, CellId>;
 
-  Variable &getVariable(StringAttr var, unsigned rank);
-  static std::unique_ptr<Node> makeNode();
-  std::unique_ptr<Node> copyTree(const Node &node);
-  void releaseTree(const Node &node);
-  /// Splits the segment containing `at` so that one starts at `at`.
-  void split(Node &node, int64_t at);
-  /// Merges segments [first, last] with neighbours of equal contents.
-  void merge(Node &node, bool leaf, size_t first, size_t last);
-  static bool equalTrees(const Node *a, const Node *b);
-
-  /// Replaces every cell of the box `ranges` under `node` (at `level` of a
-  /// `rank`-level tree) through `replace`.
-  void updateTree(Node &node, unsigned level, unsigned rank, Ranges ranges,
-                  function_ref<CellId(CellId)> replace);
-  void visitTreeBoxes(
-      const Node *node, unsigned level, unsigned rank, Ranges ranges,
-      AccessWindow &box,
-      function_ref<void(const AccessWindow &, const ElementState &)> fn);
-  bool
-  visitTree(const Node *node, unsigned level, unsigned rank, Ranges ranges,
-            ElementKey &key, bool distinct, DenseSet<CellId> &seen,
-            function_ref<bool(const ElementKey &, const ElementState &)> fn);
+  BoxTree &getVariable(StringAttr var, unsigned rank);
+  /// The tree of `var`, if it was ever updated.
+  const BoxTree *findVariable(StringAttr var) const {
+    auto it = variables.find(var);
+    return it == variables.end() ? nullptr : it->second.get();
+  }
 
   CellId newCell(ElementState state);
-  void retain(CellId id) {
-    if (id != kEmpty)
-      ++cells[id].refs;
-  }
-  void release(CellId id);
+  /// A cell holding `state` for a leaf that held `old`: a cell of an
+  /// earlier shared update with that state if there is one, else `old`
+  /// changed in place if the leaf is its only holder, else a new cell.
+  CellId shareCell(ElementState state, CellId old);
+  void retain(CellId id) override { ++cells[id].refs; }
+  void release(CellId id) override;
   /// Adds `id` to the lift indexes `record` (one of its records) qualifies
   /// for.
   void indexRecord(CellId id, const VisibilityRecord &record);
@@ -150,7 +117,10 @@ private:
   void liftLogged(ChangeNumber since, ChangeNumber until,
                   const RecordLift &lambda, DenseSet<CellId> &visited);
 
-  DenseMap<StringAttr, Variable> variables;
+  DenseMap<StringAttr, std::unique_ptr<BoxTree>> variables;
+  /// The cells made by shared updates, by the hash of their states then
+  /// (entries whose cell changed since, or was freed, are skipped).
+  std::unordered_map<size_t, SmallVector<CellId, 1>> sharedCells;
   std::vector<Cell> cells;
   std::vector<CellId> freeCells;
   /// Cells with a record that a thread of the task sees at unordered or
@@ -169,10 +139,10 @@ private:
   };
   /// Per barrier element in its current lifetime: the cells with a record
   /// that observed it, by the count observed; and per AWAIT signature the
-  /// start of its latest lift and the largest Max it ran with.
+  /// largest Max it ran with.
   struct BarrierIndex {
     std::set<std::pair<int64_t, CellId>> observers;
-    std::map<LiftSignature, std::pair<ChangeNumber, int64_t>> awaits;
+    std::map<LiftSignature, int64_t> awaits;
   };
   std::map<ElementKey, BarrierIndex, KeyLess> barriers;
 
@@ -209,7 +179,7 @@ CellId BoxStore::newCell(ElementState state) {
 }
 
 void BoxStore::release(CellId id) {
-  if (id == kEmpty || --cells[id].refs != 0)
+  if (--cells[id].refs != 0)
     return;
   cells[id].state = ElementState();
   freeCells.push_back(id);
@@ -274,10 +244,6 @@ ChangeNumber BoxStore::beginLift() {
     logBase += dropped;
     eraseFromMap(seenByLifts,
                  [&](ChangeNumber start) { return start < logBase; });
-    for (auto &[key, barrier] : barriers)
-      eraseFromMap(barrier.awaits, [&](std::pair<ChangeNumber, int64_t> mark) {
-        return mark.first < logBase;
-      });
   }
   latestLiftStart = logBase + changeLog.size();
   return latestLiftStart;
@@ -340,21 +306,22 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
 void BoxStore::liftObserving(const ElementKey &barrier, int64_t max,
                              const RecordLift &lambda,
                              const LiftSignature &signature) {
-  ChangeNumber start = beginLift();
+  beginLift();
   auto found = barriers.find(barrier);
   if (found == barriers.end())
     return;
   BarrierIndex &index = found->second;
   DenseSet<CellId> visited;
-  // Cells unchanged since an earlier lift with this signature: only the
-  // counts above its Max are new.
+  // An earlier lift with this signature raised every record that had
+  // observed a count up to its Max; a record cannot observe such a count
+  // later (counts only grow within a lifetime, and a record observes the
+  // current count), and grants are never lost: only the counts above the
+  // largest earlier Max are new.
   std::optional<int64_t> done;
-  auto [it, inserted] = index.awaits.try_emplace(signature, start, max);
+  auto [it, inserted] = index.awaits.try_emplace(signature, max);
   if (!inserted) {
-    auto [since, previousMax] = it->second;
-    it->second = {start, std::max(max, previousMax)};
-    liftLogged(since, start, lambda, visited);
-    done = previousMax;
+    done = it->second;
+    it->second = std::max(max, it->second);
   }
   if (done && *done >= max)
     return;
@@ -387,219 +354,38 @@ void BoxStore::endBarrierLifetime(const ElementKey &barrier) {
   barriers.erase(barrier);
 }
 
-//===----------------------------------------------------------------------===//
-// Trees
-//===----------------------------------------------------------------------===//
-
-std::unique_ptr<Node> BoxStore::makeNode() {
-  auto node = std::make_unique<Node>();
-  node->segments.push_back({kMinIndex, kMaxIndex, kEmpty, nullptr});
-  return node;
-}
-
-Variable &BoxStore::getVariable(StringAttr var, unsigned rank) {
+BoxTree &BoxStore::getVariable(StringAttr var, unsigned rank) {
   auto [it, inserted] = variables.try_emplace(var);
-  if (inserted) {
-    it->second.rank = rank;
-    if (rank > 0)
-      it->second.root = makeNode();
-  }
-  return it->second;
-}
-
-std::unique_ptr<Node> BoxStore::copyTree(const Node &node) {
-  auto copy = std::make_unique<Node>();
-  copy->segments.reserve(node.segments.size());
-  for (const Segment &segment : node.segments) {
-    Segment &out = copy->segments.emplace_back();
-    out.lo = segment.lo;
-    out.hi = segment.hi;
-    out.cell = segment.cell;
-    retain(segment.cell);
-    if (segment.child)
-      out.child = copyTree(*segment.child);
-  }
-  return copy;
-}
-
-void BoxStore::releaseTree(const Node &node) {
-  for (const Segment &segment : node.segments) {
-    release(segment.cell);
-    if (segment.child)
-      releaseTree(*segment.child);
-  }
-}
-
-void BoxStore::split(Node &node, int64_t at) {
-  auto it = llvm::upper_bound(
-      node.segments, at, [](int64_t v, const Segment &s) { return v < s.lo; });
-  // `it` is the first segment starting after `at`; the one before holds it.
-  if (it == node.segments.begin())
-    return;
-  Segment &holder = *std::prev(it);
-  if (holder.lo == at || holder.hi < at)
-    return;
-  Segment tail;
-  tail.lo = at;
-  tail.hi = holder.hi;
-  tail.cell = holder.cell;
-  retain(holder.cell);
-  if (holder.child)
-    tail.child = copyTree(*holder.child);
-  holder.hi = at - 1;
-  node.segments.insert(it, std::move(tail));
-}
-
-bool BoxStore::equalTrees(const Node *a, const Node *b) {
-  if (!a || !b)
-    return a == b;
-  if (a->segments.size() != b->segments.size())
-    return false;
-  for (auto [x, y] : llvm::zip(a->segments, b->segments))
-    if (x.lo != y.lo || x.hi != y.hi || x.cell != y.cell ||
-        !equalTrees(x.child.get(), y.child.get()))
-      return false;
-  return true;
-}
-
-void BoxStore::merge(Node &node, bool leaf, size_t first, size_t last) {
-  // Only segments [first, last] changed: merge each with its neighbours.
-  std::vector<Segment> &segments = node.segments;
-  size_t begin = first == 0 ? 0 : first - 1;
-  size_t end = std::min(last + 1, segments.size() - 1);
-  size_t out = begin;
-  for (size_t i = begin + 1; i <= end; ++i) {
-    Segment &kept = segments[out];
-    Segment &next = segments[i];
-    bool same = leaf ? kept.cell == next.cell
-                     : equalTrees(kept.child.get(), next.child.get());
-    if (same) {
-      kept.hi = next.hi;
-      release(next.cell);
-      if (next.child)
-        releaseTree(*next.child);
-      continue;
-    }
-    if (++out != i)
-      segments[out] = std::move(next);
-  }
-  segments.erase(segments.begin() + out + 1, segments.begin() + end + 1);
-}
-
-void BoxStore::updateTree(Node &node, unsigned level, unsigned rank,
-                          Ranges ranges, function_ref<CellId(CellId)> replace) {
-  auto [lo, hi] = ranges[level];
-  bool leaf = level + 1 == rank;
-  split(node, lo);
-  if (hi != kMaxIndex)
-    split(node, hi + 1);
-  size_t first = node.segments.size(), last = 0;
-  for (auto [index, segment] : llvm::enumerate(node.segments)) {
-    if (segment.hi < lo || segment.lo > hi)
-      continue;
-    first = std::min(first, index);
-    last = index;
-    if (leaf) {
-      CellId next = replace(segment.cell);
-      if (next != segment.cell) {
-        retain(next);
-        release(segment.cell);
-        segment.cell = next;
-      }
-      continue;
-    }
-    if (!segment.child)
-      segment.child = makeNode();
-    updateTree(*segment.child, level + 1, rank, ranges, replace);
-  }
-  if (first <= last)
-    merge(node, leaf, first, last);
-}
-
-void BoxStore::visitTreeBoxes(
-    const Node *node, unsigned level, unsigned rank, Ranges ranges,
-    AccessWindow &box,
-    function_ref<void(const AccessWindow &, const ElementState &)> fn) {
-  auto [lo, hi] = ranges[level];
-  bool leaf = level + 1 == rank;
-  if (!node) {
-    // Every element below is empty.
-    for (unsigned l = level; l < rank; ++l)
-      box.ranges[l] = ranges[l];
-    fn(box, cells[kEmpty].state);
-    return;
-  }
-  for (const Segment &segment : node->segments) {
-    if (segment.hi < lo || segment.lo > hi)
-      continue;
-    box.ranges[level] = {std::max(lo, segment.lo), std::min(hi, segment.hi)};
-    if (leaf)
-      fn(box, cells[segment.cell].state);
-    else
-      visitTreeBoxes(segment.child.get(), level + 1, rank, ranges, box, fn);
-  }
-}
-
-bool BoxStore::visitTree(
-    const Node *node, unsigned level, unsigned rank, Ranges ranges,
-    ElementKey &key, bool distinct, DenseSet<CellId> &seen,
-    function_ref<bool(const ElementKey &, const ElementState &)> fn) {
-  auto [lo, hi] = ranges[level];
-  bool leaf = level + 1 == rank;
-  static const Node empty = [] {
-    Node node;
-    node.segments.push_back({kMinIndex, kMaxIndex, kEmpty, nullptr});
-    return node;
-  }();
-  if (!node)
-    node = &empty;
-  for (const Segment &segment : node->segments) {
-    if (segment.hi < lo || segment.lo > hi)
-      continue;
-    int64_t first = std::max(lo, segment.lo), last = std::min(hi, segment.hi);
-    // With `distinct`, the first index of the segment stands for all of it:
-    // every index below it has the same cells.
-    if (distinct)
-      last = first;
-    for (int64_t i = first; i <= last; ++i) {
-      key.index[level] = i;
-      if (leaf) {
-        if (distinct && !seen.insert(segment.cell).second)
-          continue;
-        if (!fn(key, cells[segment.cell].state))
-          return false;
-        continue;
-      }
-      if (!visitTree(segment.child.get(), level + 1, rank, ranges, key,
-                     distinct, seen, fn))
-        return false;
-    }
-  }
-  return true;
+  if (inserted)
+    it->second = std::make_unique<BoxTree>(rank, this);
+  return *it->second;
 }
 
 //===----------------------------------------------------------------------===//
 // SyncStore
 //===----------------------------------------------------------------------===//
 
-/// Whether two states are the same, provenance included.
-static bool isSameState(const ElementState &a, const ElementState &b) {
-  auto same = [](const std::vector<VisibilityRecord> &x,
-                 const std::vector<VisibilityRecord> &y) {
-    if (x.size() != y.size())
-      return false;
-    for (auto [r, s] : llvm::zip(x, y))
-      if (!r.isSameRecord(s) || r.origin != s.origin || !(r.actors == s.actors))
-        return false;
-    return true;
-  };
-  return a.arrives == b.arrives && a.awaits == b.awaits &&
-         a.received == b.received && same(a.reads, b.reads) &&
-         same(a.mutates, b.mutates);
+CellId BoxStore::shareCell(ElementState state, CellId old) {
+  SmallVector<CellId, 1> &equal = sharedCells[hashState(state)];
+  llvm::erase_if(equal, [&](CellId id) { return cells[id].refs == 0; });
+  for (CellId id : equal)
+    if (isSameState(cells[id].state, state))
+      return id;
+  CellId id = old;
+  if (old != kEmpty && cells[old].refs == 1) {
+    // The one leaf holding `old` takes the new state: change it in place.
+    cells[old].state = std::move(state);
+    index(old, /*all=*/false);
+    noteChange(old);
+  } else {
+    id = newCell(std::move(state));
+  }
+  equal.push_back(id);
+  return id;
 }
 
 void BoxStore::update(const AccessWindow &window,
-                      function_ref<bool(ElementState &)> fn) {
+                      function_ref<bool(ElementState &)> fn, bool share) {
   if (window.empty())
     return;
   Memo memo;
@@ -608,8 +394,8 @@ void BoxStore::update(const AccessWindow &window,
     if (!inserted)
       return it->second;
     // A cell held by this one leaf belongs to elements that are all in the
-    // box: change it in place.
-    if (old != kEmpty && cells[old].refs == 1) {
+    // box: change it in place (unless the new state may be shared).
+    if (!share && old != kEmpty && cells[old].refs == 1) {
       if (fn(cells[old].state)) {
         index(old, /*all=*/false);
         noteChange(old);
@@ -618,19 +404,13 @@ void BoxStore::update(const AccessWindow &window,
     }
     ElementState state = cells[old].state;
     fn(state);
-    if (!isSameState(state, cells[old].state))
-      it->second = newCell(std::move(state));
-    return it->second;
+    if (isSameState(state, cells[old].state))
+      return old;
+    if (!share)
+      return it->second = newCell(std::move(state));
+    return it->second = shareCell(std::move(state), old);
   };
-  Variable &var = getVariable(window.var, window.ranges.size());
-  if (var.rank == 0) {
-    CellId next = replace(var.scalar);
-    retain(next);
-    release(var.scalar);
-    var.scalar = next;
-    return;
-  }
-  updateTree(*var.root, 0, var.rank, window.ranges, replace);
+  getVariable(window.var, window.ranges.size()).update(window.ranges, replace);
 }
 
 void BoxStore::startTask(int64_t task) {
@@ -642,14 +422,9 @@ void BoxStore::startTask(int64_t task) {
 void BoxStore::reset(const AccessWindow &box) {
   if (box.empty())
     return;
-  Variable &variable = getVariable(box.var, box.ranges.size());
-  if (variable.rank == 0) {
-    release(variable.scalar);
-    variable.scalar = kEmpty;
-    return;
-  }
-  updateTree(*variable.root, 0, variable.rank, box.ranges,
-             [](CellId) { return kEmpty; });
+  getVariable(box.var, box.ranges.size()).update(box.ranges, [](CellId) {
+    return kEmpty;
+  });
 }
 
 bool BoxStore::visit(
@@ -658,16 +433,23 @@ bool BoxStore::visit(
   if (window.empty())
     return true;
   ElementKey key{window.var, {}};
-  key.index.resize(window.ranges.size());
-  auto it = variables.find(window.var);
-  if (window.ranges.empty()) {
-    CellId id = it == variables.end() ? kEmpty : it->second.scalar;
-    return fn(key, cells[id].state);
+  const BoxTree *tree = findVariable(window.var);
+  if (!tree) {
+    // Every element is empty: with `distinct`, the first stands for all.
+    if (distinct) {
+      for (IntervalSet::Interval range : window.ranges)
+        key.index.push_back(range.first);
+      return fn(key, cells[kEmpty].state);
+    }
+    return window.forEachElement([&](const ElementKey &element) {
+      return fn(element, cells[kEmpty].state);
+    });
   }
-  DenseSet<CellId> seen;
-  const Node *root = it == variables.end() ? nullptr : it->second.root.get();
-  return visitTree(root, 0, window.ranges.size(), window.ranges, key, distinct,
-                   seen, fn);
+  return tree->visitElements(window.ranges, distinct,
+                             [&](ArrayRef<int64_t> index, CellId id) {
+                               key.index.assign(index.begin(), index.end());
+                               return fn(key, cells[id].state);
+                             });
 }
 
 void BoxStore::visitBoxes(
@@ -675,14 +457,16 @@ void BoxStore::visitBoxes(
     function_ref<void(const AccessWindow &, const ElementState &)> fn) {
   if (window.empty())
     return;
-  auto it = variables.find(window.var);
-  if (window.ranges.empty()) {
-    fn(window, cells[it == variables.end() ? kEmpty : it->second.scalar].state);
+  const BoxTree *tree = findVariable(window.var);
+  if (!tree) {
+    fn(window, cells[kEmpty].state);
     return;
   }
-  AccessWindow box = window;
-  visitTreeBoxes(it == variables.end() ? nullptr : it->second.root.get(), 0,
-                 window.ranges.size(), window.ranges, box, fn);
+  AccessWindow box{window.var, {}};
+  tree->visitBoxes(window.ranges, [&](BoxTree::Ranges ranges, CellId id) {
+    box.ranges.assign(ranges.begin(), ranges.end());
+    fn(box, cells[id].state);
+  });
 }
 
 bool BoxStore::hasRecordSeenByAll() {

@@ -70,17 +70,27 @@ void AccessWindow::print(raw_ostream &os) const {
   os << ']';
 }
 
-AccessWindow mlir::exoam::evaluateAccess(AccessAttr access,
-                                         ArrayRef<int64_t> values) {
+FailureOr<AccessWindow>
+mlir::exoam::evaluateAccess(Operation *op, AccessAttr access,
+                            ArrayRef<int64_t> values,
+                            exogpu::ControlExprEvaluator &evaluator) {
   AccessWindow window{access.getVar(), {}};
   AffineMap coords = access.getCoords();
   unsigned next = 0;
+  auto coordinate = [&]() -> std::optional<int64_t> {
+    if (next >= coords.getNumResults())
+      return std::nullopt;
+    return evaluator.evaluate(coords.getResult(next++), values);
+  };
   for (int32_t kind : access.getKinds()) {
-    int64_t lo = exogpu::evaluateControlExpr(coords.getResult(next++), values);
-    int64_t hi = lo;
+    std::optional<int64_t> lo = coordinate(), hi = lo;
     if (kind == static_cast<int32_t>(AccessCoordKind::Range))
-      hi = exogpu::evaluateControlExpr(coords.getResult(next++), values);
-    window.ranges.push_back({lo, hi});
+      hi = coordinate();
+    if (!lo || !hi)
+      return emitError(op->getLoc())
+             << "a coordinate of the access to @" << access.getVar().getValue()
+             << " overflows int64 (or is missing) with these values";
+    window.ranges.push_back({*lo, *hi});
   }
   return window;
 }
@@ -117,14 +127,23 @@ FailureOr<ThreadSet> mlir::exoam::evaluateThreads(Operation *op,
   // The thread pitch P_m is the product of the later extents (Def. 4.2).
   SmallVector<int64_t> pitches(dims.size(), 1);
   for (int m = static_cast<int>(dims.size()) - 2; m >= 0; --m)
-    pitches[m] = pitches[m + 1] * dims[m + 1].getExtent();
+    if (llvm::MulOverflow(pitches[m + 1], dims[m + 1].getExtent(), pitches[m]))
+      return emitError(op->getLoc())
+             << "thread mapping: the thread pitch of tiling dimension " << m
+             << " overflows int64";
 
   // F_m(sigma) (seeds/001): narrow [0, D_m P_m - 1] by each operator, then
   // divide by the pitch.
   SmallVector<IntervalSet::Interval> coords;
   for (auto [m, dim] : llvm::enumerate(dims)) {
     int64_t pitch = pitches[m];
-    int64_t a = 0, b = dim.getExtent() * pitch - 1;
+    int64_t a = 0, b;
+    if (dim.getExtent() < 1 || llvm::MulOverflow(dim.getExtent(), pitch, b))
+      return emitError(op->getLoc())
+             << "thread mapping: tiling dimension " << m << " has extent "
+             << dim.getExtent() << ", which with its pitch " << pitch
+             << " is not a positive int64 count of threads";
+    b -= 1;
     for (TilingOpAttr tilingOp : dim.getOps()) {
       int64_t s = tilingOp.getIter() ? values[*tilingOp.getIter()] : 0;
       int64_t start, step, x, last;
@@ -149,7 +168,16 @@ FailureOr<ThreadSet> mlir::exoam::evaluateThreads(Operation *op,
   }
 
   // The lexicographic linearization of F_0 x ... x F_{M-1}: one interval of
-  // the last dimension per combination of the others.
+  // the last dimension per combination of the others (a bounded number).
+  constexpr int64_t kMostIntervals = 1 << 16;
+  int64_t intervals = 1;
+  for (IntervalSet::Interval c : ArrayRef(coords).drop_back())
+    if (llvm::MulOverflow(intervals, c.second - c.first + 1, intervals) ||
+        intervals > kMostIntervals)
+      return emitError(op->getLoc())
+             << "thread mapping selects more than " << kMostIntervals
+             << " separate thread ranges; the abstract machine does not "
+                "enumerate them";
   IntervalSet local;
   SmallVector<int64_t> index;
   for (IntervalSet::Interval c : coords)

@@ -37,8 +37,7 @@ struct ExoAMInterpretPass
 
 void ExoAMInterpretPass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<llvm::StringMap<int64_t>> bindings =
-      parseBindings(module, getArgument(), args);
+  FailureOr<Bindings> bindings = parseBindings(module, getArgument(), args);
   if (failed(bindings))
     return signalPassFailure();
   std::optional<Engine> engineKind = parseEngine(engine);
@@ -52,8 +51,9 @@ void ExoAMInterpretPass::runOnOperation() {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(proc, *bindings, getArgument());
     ok &= succeeded(values) &&
-          succeeded(interpretProc(proc, *values,
-                                  {*engineKind, replayTasks, replayRemarks}));
+          succeeded(interpretProc(
+              proc, *values,
+              {*engineKind, replayTasks, bulkLoops, replayRemarks}));
   });
   if (!ok)
     signalPassFailure();

@@ -9,14 +9,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/AbstractMachine/Interpreter.h"
+#include "BulkLoop.h"
 #include "CheckDiagnostics.h"
+#include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "StatementInfo.h"
 #include "TaskReplay.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <chrono>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -30,8 +35,12 @@ public:
         env(options.engine == Engine::Reference ? createReferenceStore()
                                                 : createBoxStore()) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
-  /// A remark per replayable task loop that ran: its tasks run and replayed.
+  /// A remark per replayable task loop that ran (its tasks run and
+  /// replayed) and per loop that ran iterations in bulk.
   void emitReplayRemarks();
+  /// Whether the run stopped at a check whose diagnostic would name a
+  /// record in its finished form.
+  bool needsExactDiagnostic() const { return needsExactRun; }
 
 private:
   /// SEQ: runs the statements of `block` in order; stops at an error.
@@ -39,6 +48,8 @@ private:
   LogicalResult exec(Operation *op);
 
   LogicalResult execLoop(LoopOp op);
+  /// LOOPSTEP for y in [lo, hi), then LOOPDONE.
+  LogicalResult execLoopIterations(LoopOp op, int64_t lo, int64_t hi);
   struct TaskLoopState;
   /// One iteration of a task loop with a replay plan: replays it from the
   /// loop's summary, or runs it (recording a summary if there is none for
@@ -46,17 +57,48 @@ private:
   LogicalResult execTask(LoopOp op, TaskLoopState &state);
   /// The state of a task loop whose tasks the box engine replays, if any.
   TaskLoopState *getTaskLoop(LoopOp op);
+  /// The state of a loop whose iterations the box engine may run in bulk.
+  struct BulkLoopState;
+  BulkLoopState *getBulkLoop(LoopOp op);
+  /// LOOPSTEP for iterations [lo, hi) of a loop with a bulk plan: runs them
+  /// one by one until its fixed variables reach a fixed point, then the
+  /// rest in bulk.
+  LogicalResult execBulkLoop(LoopOp op, BulkLoopState &state, int64_t lo,
+                             int64_t hi);
+  /// Runs iterations [lo, hi) of `op` in bulk, its fixed variables being at
+  /// a fixed point; fails like the first failing iteration would.
+  LogicalResult execBulkIterations(LoopOp op, BulkLoopState &state, int64_t lo,
+                                   int64_t hi);
+  /// The states of the fixed variables' windows of `op`'s body under sigma.
+  FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
+  snapshotFixed(LoopOp op, const BulkLoopPlan &plan);
   /// The box ALLOC resets.
   FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
   LogicalResult execAlloc(AllocOp op);
-  template <typename ClearOp> LogicalResult execClear(ClearOp op, bool reads);
+  /// The effect of a check, clear or record statement under sigma, into
+  /// `effect` (a default one).
+  LogicalResult getEffect(Operation *op, ElementEffect &effect);
+  template <typename ClearOp>
+  LogicalResult getClearEffect(ClearOp op, bool reads, ElementEffect &effect);
   template <typename RecordOp>
-  LogicalResult execRecord(RecordOp op, bool reads);
+  LogicalResult getRecordEffect(RecordOp op, bool reads, ElementEffect &effect);
+  template <typename CheckOp>
+  LogicalResult getCheckEffect(CheckOp op, bool reads, ElementEffect &effect);
+  /// CHECKREADS, CHECKMUTATES, CLEARREADS, CLEARMUTATES, RECORDREAD,
+  /// RECORDMUTATE, for consecutive statements of one window, in order.
+  LogicalResult execEffects(llvm::iterator_range<Block::iterator> statements);
+  /// Effects on one window that are all checks, or all clears and records,
+  /// in order.
+  LogicalResult
+  execEffectGroup(ArrayRef<std::pair<Operation *, ElementEffect>> group);
   LogicalResult execFence(FenceOp op);
   LogicalResult execArrive(ArriveOp op);
   LogicalResult execAwait(AwaitOp op);
-  template <typename CheckOp> LogicalResult execCheck(CheckOp op, bool reads);
+  /// The AWAITs that may still raise records through an element of
+  /// `barrier` (accessed by `op`), if every lifetime of it lies within one
+  /// task (then within the current one).
+  std::optional<BarrierAwaiters> getAwaiters(Operation *op, StringAttr barrier);
   LogicalResult execCheckBarrier(CheckBarrierOp op);
   LogicalResult execCheckCondition(CheckConditionOp op);
   LogicalResult execCheckBounds(CheckBoundsOp op);
@@ -69,6 +111,10 @@ private:
   /// Whether `window` lies within the extents its variable was allocated
   /// with (true for a variable never allocated, as in hand-written AMIR).
   bool isInBounds(const AccessWindow &window) const;
+
+  /// Whether a barrier access of `op` names few enough elements for the
+  /// machine to walk them one by one (an error at `op` if not).
+  LogicalResult checkBarrierWindow(Operation *op, const AccessWindow &window);
 
   /// The arrive count a of barrier element `key` in rho.
   int64_t getArriveCount(const ElementKey &key);
@@ -84,8 +130,18 @@ private:
     return evaluateThreads(op, op.getThreads(), *values, task);
   }
 
+  /// Evaluates control expressions (each compiled once).
+  exogpu::ControlExprEvaluator evaluator;
   /// iota.
   int64_t task = 0;
+  /// Remarks every 10 s of a long run where it is (the innermost loop
+  /// then running), so that a large size is never a silent hang.
+  void reportProgress(LoopOp op, int64_t done, int64_t total);
+  struct {
+    std::chrono::steady_clock::time_point start =
+        std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last = start;
+  } progress;
   /// The extents of every variable allocated so far, from its latest ALLOC.
   DenseMap<StringAttr, SmallVector<int64_t>> extents;
   /// sigma: values of proc parameters and loop iterators.
@@ -103,8 +159,32 @@ private:
   };
   /// (Boxed: a state stays where it is while the loop's body adds entries.)
   llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
+  /// Per sequential loop (in first-run order), its bulk plan (none: its
+  /// iterations run one by one), and how many of its iterations ran one by
+  /// one and in bulk.
+  struct BulkLoopState {
+    std::optional<BulkLoopPlan> plan;
+    int64_t ran = 0, bulk = 0;
+  };
+  llvm::MapVector<Operation *, BulkLoopState> bulkLoops;
+  /// Per barrier variable, the reach of its AWAITs (none: unknown).
+  DenseMap<StringAttr, std::optional<AwaitReach>> awaitReaches;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
+  /// A task of a replayable loop whose global records are as made, to be
+  /// rewritten into their finished form once it has finished: the loop's
+  /// plan, the task and the boxes it recorded on.
+  struct PendingCompaction {
+    const TaskLoopPlan *plan;
+    int64_t task;
+    std::vector<AccessWindow> boxes;
+  };
+  std::optional<PendingCompaction> pendingCompaction;
+  /// Rewrites the pending task's records (at the next INCTASKID).
+  void compactPendingTask();
+  /// Set when a check failed on a record in its finished form: the
+  /// diagnostic needs the run without the rewrite.
+  bool needsExactRun = false;
   /// rho.
   std::unique_ptr<SyncStore> env;
 };
@@ -116,10 +196,74 @@ LogicalResult Interpreter::run(ProcOp proc, ArrayRef<int64_t> args) {
   return execBlock(proc.getBody().front());
 }
 
+/// The target and control operands of a check, clear or record statement,
+/// if `op` is one.
+static std::optional<std::pair<AccessAttr, OperandRange>>
+getEffectTarget(Operation *op) {
+  return llvm::TypeSwitch<Operation *,
+                          std::optional<std::pair<AccessAttr, OperandRange>>>(
+             op)
+      .Case<CheckReadsOp, CheckMutatesOp, ClearReadsOp, ClearMutatesOp,
+            RecordReadOp, RecordMutateOp>([](auto statement) {
+        return std::pair<AccessAttr, OperandRange>(statement.getTarget(),
+                                                   statement.getCtrl());
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 LogicalResult Interpreter::execBlock(Block &block) {
-  for (Operation &op : block)
-    if (failed(exec(&op)))
+  // Consecutive checks, clears and records of one window (the statements of
+  // one access, Fig. 5) run together: their checks in one walk, their
+  // clears and records in one update.
+  for (auto it = block.begin(), end = block.end(); it != end;) {
+    auto target = getEffectTarget(&*it);
+    auto last = std::next(it);
+    while (target && last != end) {
+      auto next = getEffectTarget(&*last);
+      if (!next || next->first != target->first ||
+          !llvm::equal(next->second, target->second))
+        break;
+      ++last;
+    }
+    if (std::next(it) == last) {
+      if (failed(exec(&*it)))
+        return failure();
+    } else {
+      if (recorder)
+        recorder->noteStatement(&*it);
+      if (failed(execEffects(llvm::make_range(it, last))))
+        return failure();
+    }
+    it = last;
+  }
+  return success();
+}
+
+LogicalResult
+Interpreter::execEffects(llvm::iterator_range<Block::iterator> statements) {
+  // (The recorder has seen the first statement.)
+  SmallVector<std::pair<Operation *, ElementEffect>, 4> effects;
+  for (Operation &statement : statements) {
+    if (recorder && &statement != &*statements.begin())
+      recorder->noteStatement(&statement);
+    effects.emplace_back(&statement, ElementEffect());
+    if (failed(getEffect(&statement, effects.back().second)))
       return failure();
+  }
+  auto isCheck = [](const std::pair<Operation *, ElementEffect> &entry) {
+    return entry.second.kind == ElementEffect::Kind::Check;
+  };
+  ArrayRef<std::pair<Operation *, ElementEffect>> rest = effects;
+  while (!rest.empty()) {
+    bool checks = isCheck(rest.front());
+    size_t count =
+        llvm::find_if(
+            rest, [&](const auto &entry) { return isCheck(entry) != checks; }) -
+        rest.begin();
+    if (failed(execEffectGroup(rest.take_front(count))))
+      return failure();
+    rest = rest.drop_front(count);
+  }
   return success();
 }
 
@@ -131,18 +275,18 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](IfOp guard) { return execIf(guard); })
       .Case([&](IncTaskIdOp) {
         env->startTask(++task); // INCTASKID
+        compactPendingTask();
         return success();
       })
       .Case([&](AllocOp alloc) { return execAlloc(alloc); })
-      .Case([&](ClearReadsOp clear) { return execClear(clear, true); })
-      .Case([&](ClearMutatesOp clear) { return execClear(clear, false); })
-      .Case([&](RecordReadOp record) { return execRecord(record, true); })
-      .Case([&](RecordMutateOp record) { return execRecord(record, false); })
+      .Case<ClearReadsOp, ClearMutatesOp, RecordReadOp, RecordMutateOp,
+            CheckReadsOp, CheckMutatesOp>([&](Operation *statement) {
+        return execEffects(llvm::make_range(
+            Block::iterator(statement), std::next(Block::iterator(statement))));
+      })
       .Case([&](FenceOp fence) { return execFence(fence); })
       .Case([&](ArriveOp arrive) { return execArrive(arrive); })
       .Case([&](AwaitOp await) { return execAwait(await); })
-      .Case([&](CheckReadsOp check) { return execCheck(check, true); })
-      .Case([&](CheckMutatesOp check) { return execCheck(check, false); })
       .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
       .Case([&](CheckConditionOp check) { return execCheckCondition(check); })
       .Case([&](CheckBoundsOp check) { return execCheckBounds(check); })
@@ -175,19 +319,42 @@ LogicalResult Interpreter::execLoop(LoopOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  int64_t lo =
-      exogpu::evaluateControlExpr(op.getBounds().getResult(0), *values);
-  int64_t hi =
-      exogpu::evaluateControlExpr(op.getBounds().getResult(1), *values);
+  std::optional<int64_t> lo =
+      evaluator.evaluate(op.getBounds().getResult(0), *values);
+  std::optional<int64_t> hi =
+      evaluator.evaluate(op.getBounds().getResult(1), *values);
+  if (!lo || !hi)
+    return emitError(op.getLoc(), "a loop bound overflows int64 with these "
+                                  "values");
+  return execLoopIterations(op, *lo, *hi);
+}
+
+LogicalResult Interpreter::execLoopIterations(LoopOp op, int64_t lo,
+                                              int64_t hi) {
+  if (BulkLoopState *bulk = getBulkLoop(op))
+    return execBulkLoop(op, *bulk, lo, hi);
   // LOOPSTEP while lo < hi, then LOOPDONE.
   TaskLoopState *taskLoop = getTaskLoop(op);
   for (int64_t y = lo; y < hi; ++y) {
+    reportProgress(op, y - lo, hi - lo);
     sigma[op.getIterator()] = y;
     if (failed(taskLoop ? execTask(op, *taskLoop)
                         : execBlock(op.getBody().front())))
       return failure();
   }
   return success();
+}
+
+void Interpreter::reportProgress(LoopOp op, int64_t done, int64_t total) {
+  auto now = std::chrono::steady_clock::now();
+  if (now - progress.last < std::chrono::seconds(10))
+    return;
+  progress.last = now;
+  auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(now - progress.start);
+  emitRemark(op.getLoc()) << "the abstract machine is still running after "
+                          << seconds.count() << " s: this loop is at iteration "
+                          << done << " of " << total;
 }
 
 Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
@@ -199,6 +366,234 @@ Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
     it->second->plan = TaskLoopPlan::analyze(op);
   }
   return it->second->plan ? it->second.get() : nullptr;
+}
+
+Interpreter::BulkLoopState *Interpreter::getBulkLoop(LoopOp op) {
+  if (options.engine != Engine::Box || !options.bulkLoops)
+    return nullptr;
+  auto [it, inserted] = bulkLoops.try_emplace(op);
+  if (inserted)
+    it->second.plan = BulkLoopPlan::analyze(op);
+  return it->second.plan ? &it->second : nullptr;
+}
+
+FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
+Interpreter::snapshotFixed(LoopOp op, const BulkLoopPlan &plan) {
+  std::vector<std::pair<AccessWindow, ElementState>> states;
+  for (Operation &statement : op.getBody().front()) {
+    ElementEffect effect;
+    if (failed(getEffect(&statement, effect)))
+      return failure();
+    if (!plan.getShift(effect.window.var))
+      env->visitBoxes(effect.window,
+                      [&](const AccessWindow &box, const ElementState &state) {
+                        states.push_back({box, state});
+                      });
+  }
+  return states;
+}
+
+/// Whether two snapshots are the same boxes with the same states.
+static bool isSameSnapshot(ArrayRef<std::pair<AccessWindow, ElementState>> a,
+                           ArrayRef<std::pair<AccessWindow, ElementState>> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto &[x, y] = pair;
+           return x.first.var == y.first.var &&
+                  x.first.ranges == y.first.ranges &&
+                  isSameState(x.second, y.second);
+         });
+}
+
+LogicalResult Interpreter::execBulkLoop(LoopOp op, BulkLoopState &state,
+                                        int64_t lo, int64_t hi) {
+  const BulkLoopPlan &plan = *state.plan;
+  // An iteration that leaves the fixed variables as it found them proves
+  // them at a fixed point; a few tries, then one by one to the end. (Not
+  // worth trying with few iterations left.)
+  constexpr int64_t kTries = 4, kFewest = 8;
+  Block &body = op.getBody().front();
+  for (int64_t y = lo; y < hi; ++y) {
+    reportProgress(op, y - lo, hi - lo);
+    sigma[op.getIterator()] = y;
+    bool tryBulk = y > lo && y - lo <= kTries && hi - y > kFewest;
+    FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> before =
+        failure();
+    if (tryBulk)
+      before = snapshotFixed(op, plan);
+    ++state.ran;
+    if (failed(execBlock(body)))
+      return failure();
+    if (failed(before))
+      continue;
+    FailureOr<std::vector<std::pair<AccessWindow, ElementState>>> after =
+        snapshotFixed(op, plan);
+    if (succeeded(after) && isSameSnapshot(*before, *after))
+      return execBulkIterations(op, state, y + 1, hi);
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
+                                              int64_t lo, int64_t hi) {
+  const BulkLoopPlan &plan = *state.plan;
+  Block &body = op.getBody().front();
+  auto runOneByOne = [&](int64_t from) {
+    for (int64_t y = from; y < hi; ++y) {
+      reportProgress(op, y - lo, hi - lo);
+      sigma[op.getIterator()] = y;
+      ++state.ran;
+      if (failed(execBlock(body)))
+        return failure();
+    }
+    return success();
+  };
+  sigma[op.getIterator()] = lo;
+  SmallVector<std::pair<Operation *, ElementEffect>, 8> effects;
+  for (Operation &statement : body) {
+    effects.emplace_back(&statement, ElementEffect());
+    if (failed(getEffect(&statement, effects.back().second)))
+      return failure();
+  }
+  // Per moving variable: its window in iteration lo (the same in every
+  // statement), and the windows of iterations [lo, hi), disjoint, as one
+  // box where they tile one (else one box per iteration).
+  struct Moving {
+    AccessWindow first;
+    const SmallVector<int64_t> *shift;
+    std::optional<unsigned> dim; // the one moving dimension, if contiguous
+  };
+  llvm::MapVector<StringAttr, Moving> moving;
+  for (const auto &[statement, effect] : effects) {
+    const SmallVector<int64_t> *shift = plan.getShift(effect.window.var);
+    if (!shift)
+      continue;
+    auto [it, inserted] =
+        moving.try_emplace(effect.window.var, Moving{effect.window, shift, {}});
+    if (!inserted && it->second.first.ranges != effect.window.ranges)
+      return runOneByOne(lo);
+  }
+  int64_t count = hi - lo;
+  for (auto &[var, info] : moving) {
+    if (info.first.empty() || info.shift->size() != info.first.ranges.size())
+      return runOneByOne(lo);
+    // Disjoint iterations: some dimension moves by at least the extent.
+    // The last window must not overflow.
+    bool disjoint = false;
+    unsigned movingDims = 0;
+    for (auto [d, range, step] :
+         llvm::enumerate(info.first.ranges, *info.shift)) {
+      int64_t extent, offset, moved;
+      if (llvm::SubOverflow(range.second, range.first, extent) ||
+          llvm::AddOverflow(extent, int64_t(1), extent) ||
+          llvm::MulOverflow(step, count - 1, offset) ||
+          llvm::AddOverflow(range.first, offset, moved) ||
+          llvm::AddOverflow(range.second, offset, moved))
+        return runOneByOne(lo);
+      if (step == 0)
+        continue;
+      ++movingDims;
+      if (step >= extent || -step >= extent)
+        disjoint = true;
+      if (step == extent || -step == extent)
+        info.dim = d;
+    }
+    if (!disjoint)
+      return runOneByOne(lo);
+    if (movingDims != 1)
+      info.dim.reset();
+  }
+  auto windowAt = [&](const Moving &info, int64_t y) {
+    AccessWindow window = info.first;
+    for (auto [range, step] : llvm::zip(window.ranges, *info.shift)) {
+      range.first += step * (y - lo);
+      range.second += step * (y - lo);
+    }
+    return window;
+  };
+  // The windows of iterations [lo, end), with the iteration of each.
+  auto forEachWindow =
+      [&](const Moving &info, int64_t end,
+          function_ref<bool(const AccessWindow &, int64_t)> fn) {
+        if (end <= lo)
+          return;
+        if (!info.dim) {
+          for (int64_t y = lo; y < end; ++y)
+            if (!fn(windowAt(info, y), y))
+              return;
+          return;
+        }
+        AccessWindow all = info.first;
+        AccessWindow last = windowAt(info, end - 1);
+        auto &range = all.ranges[*info.dim];
+        range = {std::min(range.first, last.ranges[*info.dim].first),
+                 std::max(range.second, last.ranges[*info.dim].second)};
+        fn(all, lo);
+      };
+
+  // Dry run: the first iteration in which a check on a moving variable
+  // fails, if any (each element's state evolves alone, so elements that
+  // share a state share the outcome).
+  int64_t stop = hi;
+  for (const auto &[var, info] : moving) {
+    DenseMap<const ElementState *, bool> outcome;
+    auto fails = [&](const ElementState &start) {
+      auto [it, inserted] = outcome.try_emplace(&start, false);
+      if (!inserted)
+        return it->second;
+      ElementState state = start;
+      for (const auto &[statement, effect] : effects) {
+        if (effect.window.var != var)
+          continue;
+        if (effect.kind != ElementEffect::Kind::Check)
+          effect.apply(state);
+        else if (effect.findRejected(state))
+          return it->second = true;
+      }
+      return false;
+    };
+    forEachWindow(info, stop, [&](const AccessWindow &window, int64_t y) {
+      env->visitBoxes(window, [&](const AccessWindow &box,
+                                  const ElementState &state) {
+        if (!fails(state))
+          return;
+        int64_t at = y;
+        if (info.dim) {
+          // The iteration holding the box's first element in iteration
+          // order.
+          unsigned d = *info.dim;
+          int64_t step = (*info.shift)[d];
+          at = step > 0
+                   ? lo + (box.ranges[d].first - info.first.ranges[d].first) /
+                              step
+                   : lo + (info.first.ranges[d].second - box.ranges[d].second) /
+                              -step;
+        }
+        stop = std::min(stop, at);
+      });
+      return y + 1 < stop;
+    });
+  }
+
+  // Iterations [lo, stop) pass: their clears and records on the moving
+  // variables, at once; the fixed variables stay at their fixed point.
+  for (const auto &[statement, effect] : effects) {
+    auto it = moving.find(effect.window.var);
+    if (it == moving.end())
+      continue;
+    forEachWindow(it->second, stop, [&](const AccessWindow &window, int64_t) {
+      if (recorder && effect.kind == ElementEffect::Kind::Record)
+        recorder->noteRecord(window);
+      else if (recorder)
+        recorder->noteProbe(window, effect.reads);
+      if (effect.kind != ElementEffect::Kind::Check)
+        env->update(window,
+                    [&](ElementState &state) { return effect.apply(state); });
+      return true;
+    });
+  }
+  state.bulk += stop - lo;
+  // The failing iteration runs as written and reports its error.
+  return runOneByOne(stop);
 }
 
 LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
@@ -218,21 +613,40 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   SmallVector<int64_t> key = valuesOf(plan.getKeyValues());
   SmallVector<int64_t> iterators = valuesOf(plan.getTaskIterators());
   bool known = state.summary && state.summary->key == key;
-  if (known && replayTask(plan, *state.summary, *env, task, iterators,
-                          [&](const AccessWindow &window) {
-                            return isInBounds(window);
-                          })) {
-    ++state.replayed;
-    return success();
+  bool finished = options.compactFinishedTasks && plan.finishesWithBody();
+  // Once this task has finished, its global records (on the boxes of the
+  // summary, translated) are rewritten into their finished form.
+  auto compactLater = [&]() {
+    if (options.compactFinishedTasks)
+      pendingCompaction = PendingCompaction{
+          &plan, task, getRecordedBoxes(plan, *state.summary, iterators)};
+  };
+  if (known) {
+    ReplayResult replayed = replayTask(
+        plan, *state.summary, *env, task, iterators,
+        [&](const AccessWindow &window) { return isInBounds(window); });
+    if (replayed != ReplayResult::NotReplayed) {
+      ++state.replayed;
+      if (replayed == ReplayResult::Replayed)
+        compactLater();
+      return success();
+    }
   }
   ++state.ran;
   std::optional<TaskRecorder> watching;
   if (!known) {
-    recorder = &watching.emplace(plan, *env, task);
+    recorder = &watching.emplace(plan, *env, task, finished);
     // The prefix's ALLOCs.
     for (Operation &prefixOp : llvm::make_range(body.begin(), it))
-      if (auto alloc = dyn_cast<AllocOp>(prefixOp))
-        recorder->noteAlloc(*getAllocationBox(alloc), alloc.getBarrier());
+      if (auto alloc = dyn_cast<AllocOp>(prefixOp)) {
+        // The prefix ran: its boxes evaluate as they did then.
+        FailureOr<AccessWindow> box = getAllocationBox(alloc);
+        if (failed(box)) {
+          recorder = nullptr;
+          return failure();
+        }
+        recorder->noteAlloc(*box, alloc.getBarrier());
+      }
   }
   for (auto end = body.end(); it != end; ++it) {
     if (failed(exec(&*it))) {
@@ -244,7 +658,17 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   if (watching)
     if (std::optional<TaskSummary> summary = watching->finish(key, iterators))
       state.summary = std::move(summary);
+  if (state.summary && state.summary->key == key)
+    compactLater();
   return success();
+}
+
+void Interpreter::compactPendingTask() {
+  if (!pendingCompaction)
+    return;
+  compactFinishedTask(*pendingCompaction->plan, *env, pendingCompaction->task,
+                      pendingCompaction->boxes);
+  pendingCompaction.reset();
 }
 
 LogicalResult Interpreter::execIf(IfOp op) {
@@ -280,11 +704,18 @@ FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  AccessWindow extents = evaluateAccess(op.getTarget(), *values);
+  // The target lists the extents, not a window of an earlier allocation.
+  FailureOr<AccessWindow> extents =
+      evaluateAccess(op, op.getTarget(), *values, evaluator);
+  if (failed(extents))
+    return failure();
   SmallVector<int64_t> sizes;
-  for (IntervalSet::Interval r : extents.ranges)
+  for (IntervalSet::Interval r : extents->ranges)
     sizes.push_back(r.first);
-  return getAllocationWindow(extents.var, sizes);
+  AccessWindow box = getAllocationWindow(extents->var, sizes);
+  if (op.getBarrier() && failed(checkBarrierWindow(op, box)))
+    return failure();
+  return box;
 }
 
 LogicalResult Interpreter::execAlloc(AllocOp op) {
@@ -311,27 +742,23 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
 }
 
 template <typename ClearOp>
-LogicalResult Interpreter::execClear(ClearOp op, bool reads) {
+LogicalResult Interpreter::getClearEffect(ClearOp op, bool reads,
+                                          ElementEffect &effect) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
   FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
   if (failed(window))
     return failure();
-  if (recorder)
-    recorder->noteProbe(*window, reads);
-  env->update(*window, [&](ElementState &state) {
-    std::vector<VisibilityRecord> &records =
-        reads ? state.reads : state.mutates;
-    bool changed = !records.empty();
-    records.clear();
-    return changed;
-  });
+  effect.kind = ElementEffect::Kind::Clear;
+  effect.reads = reads;
+  effect.window = std::move(*window);
   return success();
 }
 
 template <typename RecordOp>
-LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
+LogicalResult Interpreter::getRecordEffect(RecordOp op, bool reads,
+                                           ElementEffect &effect) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
   if (failed(threads))
@@ -350,29 +777,150 @@ LogicalResult Interpreter::execRecord(RecordOp op, bool reads) {
   }
   ArriveCounts arrives;
   for (Attribute barrier : op.getBarriers()) {
-    FailureOr<AccessWindow> window =
+    FailureOr<AccessWindow> barrierWindow =
         evaluate(op, cast<AccessAttr>(barrier), *values);
-    if (failed(window))
+    if (failed(barrierWindow) || failed(checkBarrierWindow(op, *barrierWindow)))
       return failure();
-    env->visit(*window, /*distinct=*/false,
+    env->visit(*barrierWindow, /*distinct=*/false,
                [&](const ElementKey &key, const ElementState &state) {
                  observeArrive(arrives, key, homeCount.value_or(state.arrives));
                  return true;
                });
   }
-  std::vector<VisibilityRecord> records =
-      makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
-                  op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
-                  /*group=*/options.engine == Engine::Box);
   FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
   if (failed(window))
     return failure();
-  if (recorder)
-    recorder->noteRecord(*window);
-  env->update(*window, [&](ElementState &state) {
-    return addRecords(reads ? state.reads : state.mutates, records,
-                      /*prune=*/options.engine == Engine::Box);
-  });
+  effect.kind = ElementEffect::Kind::Record;
+  effect.reads = reads;
+  effect.window = std::move(*window);
+  effect.records =
+      makeRecords(op.getLevel(), op.getConvergent(), op.getTimeline(),
+                  op.getAtomic().getBits(), arrives, *threads, op.getLoc(),
+                  /*group=*/options.engine == Engine::Box);
+  effect.prune = options.engine == Engine::Box;
+  return success();
+}
+
+template <typename CheckOp>
+LogicalResult Interpreter::getCheckEffect(CheckOp op, bool reads,
+                                          ElementEffect &effect) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  FailureOr<ThreadSet> threads = getThreads(op, values);
+  if (failed(threads))
+    return failure();
+  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
+  if (failed(window))
+    return failure();
+  effect.kind = ElementEffect::Kind::Check;
+  effect.reads = reads;
+  effect.window = std::move(*window);
+  effect.threads = std::move(*threads);
+  effect.level = op.getLevel();
+  effect.timelines = op.getTimelines().getBits();
+  effect.convergent = op.getConvergent();
+  return success();
+}
+
+LogicalResult Interpreter::getEffect(Operation *op, ElementEffect &effect) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](ClearReadsOp clear) {
+        return getClearEffect(clear, true, effect);
+      })
+      .Case([&](ClearMutatesOp clear) {
+        return getClearEffect(clear, false, effect);
+      })
+      .Case([&](RecordReadOp record) {
+        return getRecordEffect(record, true, effect);
+      })
+      .Case([&](RecordMutateOp record) {
+        return getRecordEffect(record, false, effect);
+      })
+      .Case([&](CheckReadsOp check) {
+        return getCheckEffect(check, true, effect);
+      })
+      .Case([&](CheckMutatesOp check) {
+        return getCheckEffect(check, false, effect);
+      })
+      .Default([](Operation *other) {
+        return emitError(other->getLoc(), "not a check, clear or record");
+      });
+}
+
+LogicalResult Interpreter::execEffectGroup(
+    ArrayRef<std::pair<Operation *, ElementEffect>> group) {
+  const AccessWindow &window = group.front().second.window;
+  for (const auto &[op, effect] : group) {
+    if (recorder && effect.kind != ElementEffect::Kind::Record)
+      recorder->noteProbe(effect.window, effect.reads);
+    if (recorder && effect.kind == ElementEffect::Kind::Record)
+      recorder->noteRecord(effect.window);
+  }
+  if (group.front().second.kind != ElementEffect::Kind::Check) {
+    env->update(window, [&](ElementState &state) {
+      bool changed = false;
+      for (const auto &entry : group)
+        changed |= entry.second.apply(state);
+      return changed;
+    });
+    return success();
+  }
+  // As if each check walked the window in turn: the first check that fails
+  // anywhere reports its first failing element. One walk finds, per check,
+  // its first failing element, and stops once the first check fails.
+  struct Failure {
+    ElementKey key;
+    RejectedRecord rejected;
+  };
+  SmallVector<std::optional<Failure>, 2> failures(group.size());
+  env->visit(window, /*distinct=*/true,
+             [&](const ElementKey &key, const ElementState &state) {
+               for (auto [effect, failure] : llvm::zip(group, failures))
+                 if (!failure)
+                   if (std::optional<RejectedRecord> rejected =
+                           effect.second.findRejected(state))
+                     failure = Failure{key, std::move(*rejected)};
+               return !failures.front();
+             });
+  for (auto [entry, found] : llvm::zip(group, failures)) {
+    if (!found)
+      continue;
+    const auto &[op, effect] = entry;
+    if (isFinishedRecord(found->rejected.record))
+      needsExactRun = true;
+    else
+      reportInvisibleRecord(
+          op, found->key, effect.reads, found->rejected.record,
+          {effect.level, effect.timelines, effect.convergent, effect.threads},
+          found->rejected.blind);
+    return failure();
+  }
+  return success();
+}
+
+/// Whether `window` has more than `limit` elements.
+static bool hasMoreElements(const AccessWindow &window, int64_t limit) {
+  int64_t count = 1;
+  for (IntervalSet::Interval range : window.ranges) {
+    int64_t extent;
+    if (range.second < range.first)
+      return false;
+    if (llvm::SubOverflow(range.second, range.first, extent) ||
+        llvm::AddOverflow(extent, int64_t(1), extent) ||
+        llvm::MulOverflow(count, extent, count) || count > limit)
+      return true;
+  }
+  return false;
+}
+
+LogicalResult Interpreter::checkBarrierWindow(Operation *op,
+                                              const AccessWindow &window) {
+  // Barrier elements are walked one by one (counts, lifetimes).
+  constexpr int64_t kMostBarrierElements = 1 << 16;
+  if (hasMoreElements(window, kMostBarrierElements))
+    return emitError(op->getLoc())
+           << "the barrier access to @" << window.var.getValue()
+           << " names more than " << kMostBarrierElements
+           << " barrier elements";
   return success();
 }
 
@@ -418,7 +966,7 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   for (Attribute barrier : op.getBarriers()) {
     FailureOr<AccessWindow> window =
         evaluate(op, cast<AccessAttr>(barrier), *values);
-    if (failed(window))
+    if (failed(window) || failed(checkBarrierWindow(op, *window)))
       return failure();
     windows.push_back(std::move(*window));
   }
@@ -448,10 +996,26 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
     signature.push_back(key.index.size());
     signature.append(key.index.begin(), key.index.end());
   }
+  // (Box engine: the reach of each barrier's AWAITs, to skip counts no
+  // AWAIT could use.)
+  SmallVector<std::optional<BarrierAwaiters>> awaiters;
+  if (options.engine == Engine::Box)
+    for (const auto &[key, count] : counts)
+      awaiters.push_back(getAwaiters(op, key.var));
+  auto awaitersOf = [&](const ElementKey &key) -> const BarrierAwaiters * {
+    for (auto [entry, known] : llvm::zip(counts, awaiters))
+      if (entry.first.var == key.var)
+        return known ? &*known : nullptr;
+    return nullptr;
+  };
   env->liftSeenBy(
       *threads,
       [&](std::vector<VisibilityRecord> &records) {
-        return liftArrive(records, op.getTransitive(), *threads, pre, counts);
+        return liftArrive(
+            records, op.getTransitive(), *threads, pre, counts,
+            awaiters.empty()
+                ? function_ref<const BarrierAwaiters *(const ElementKey &)>()
+                : awaitersOf);
       },
       signature);
   env->update(getElementWindow(*home), [](ElementState &state) {
@@ -468,6 +1032,18 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   return success();
 }
 
+std::optional<BarrierAwaiters> Interpreter::getAwaiters(Operation *op,
+                                                        StringAttr barrier) {
+  auto [it, inserted] = awaitReaches.try_emplace(barrier);
+  if (inserted)
+    it->second = getAwaitReach(op->getParentOfType<ProcOp>(), barrier);
+  if (!it->second || it->second->threads <= 0)
+    return std::nullopt;
+  IntervalSet first;
+  first.insert(0, it->second->threads - 1);
+  return BarrierAwaiters{ThreadSet::get(task, first), it->second->grants};
+}
+
 LogicalResult Interpreter::execAwait(AwaitOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   FailureOr<ThreadSet> threads = getThreads(op, values);
@@ -476,7 +1052,7 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   FailureOr<AccessWindow> evaluated = evaluate(op, op.getBarrier(), *values);
   if (failed(evaluated))
     return failure();
-  AccessWindow &window = *evaluated;
+  AccessWindow window = std::move(*evaluated);
   if (window.empty() || !window.isSingleElement())
     return emitError(op.getLoc(),
                      "an await must access exactly one barrier element");
@@ -518,34 +1094,6 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
 //===----------------------------------------------------------------------===//
 // Fig. 7: checks
 //===----------------------------------------------------------------------===//
-
-template <typename CheckOp>
-LogicalResult Interpreter::execCheck(CheckOp op, bool reads) {
-  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
-  FailureOr<ThreadSet> threads = getThreads(op, values);
-  if (failed(threads))
-    return failure();
-  VisibilityQuery query{op.getLevel(), op.getTimelines().getBits(),
-                        op.getConvergent(), *threads};
-  FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
-  if (failed(window))
-    return failure();
-  if (recorder)
-    recorder->noteProbe(*window, reads);
-  bool passed =
-      env->visit(*window, /*distinct=*/true,
-                 [&](const ElementKey &key, const ElementState &state) {
-                   std::optional<RejectedRecord> rejected = findRejectedRecord(
-                       reads ? state.reads : state.mutates, *threads,
-                       query.timelines, query.level, query.convergent);
-                   if (!rejected)
-                     return true;
-                   reportInvisibleRecord(op, key, reads, rejected->record,
-                                         query, rejected->blind);
-                   return false;
-                 });
-  return success(passed);
-}
 
 LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
@@ -607,7 +1155,20 @@ LogicalResult Interpreter::execCheckBounds(CheckBoundsOp op) {
 
 FailureOr<AccessWindow> Interpreter::evaluate(Operation *op, AccessAttr access,
                                               ArrayRef<int64_t> values) {
-  AccessWindow window = evaluateAccess(access, values);
+  FailureOr<AccessWindow> evaluated =
+      evaluateAccess(op, access, values, evaluator);
+  if (failed(evaluated))
+    return failure();
+  AccessWindow &window = *evaluated;
+  // The reference engine keeps every element apart: a window too large to
+  // walk is refused rather than filling memory (the box engine keeps boxes).
+  constexpr int64_t kMostReferenceElements = 1 << 24;
+  if (options.engine == Engine::Reference &&
+      hasMoreElements(window, kMostReferenceElements))
+    return emitError(op->getLoc())
+           << "the reference engine walks every element, and "
+           << describe(window) << " has more than " << kMostReferenceElements
+           << "; use engine=box";
   if (isInBounds(window))
     return window;
   InFlightDiagnostic diag = emitError(op->getLoc())
@@ -639,6 +1200,17 @@ LogicalResult mlir::exoam::interpretProc(ProcOp proc, ArrayRef<int64_t> args,
            << args.size() << ", expected " << proc.getBody().getNumArguments();
   Interpreter interpreter(options);
   LogicalResult result = interpreter.run(proc, args);
+  if (failed(result) && interpreter.needsExactDiagnostic()) {
+    // The same verdict with the records' provenance (docs/abstract-machine.md
+    // "Finished tasks").
+    if (options.replayRemarks)
+      emitRemark(proc.getLoc())
+          << "a check failed on a record of a finished task: running again "
+             "with the records as made, for the diagnostic";
+    InterpretOptions exact = options;
+    exact.compactFinishedTasks = false;
+    return interpretProc(proc, args, exact);
+  }
   if (options.replayRemarks)
     interpreter.emitReplayRemarks();
   return result;
@@ -650,27 +1222,30 @@ void Interpreter::emitReplayRemarks() {
       emitRemark(loop->getLoc())
           << "task loop: " << state->ran << " task(s) ran, " << state->replayed
           << " replayed";
+  for (const auto &[loop, state] : bulkLoops)
+    if (state.plan && state.bulk)
+      emitRemark(loop->getLoc())
+          << "loop: " << state.ran << " iteration(s) ran, " << state.bulk
+          << " in bulk";
 }
 
 //===----------------------------------------------------------------------===//
 // Parameter bindings
 //===----------------------------------------------------------------------===//
 
-FailureOr<llvm::StringMap<int64_t>>
-mlir::exoam::parseBindings(Operation *op, StringRef passName,
-                           ArrayRef<std::string> items) {
-  llvm::StringMap<int64_t> bindings;
+FailureOr<Bindings> mlir::exoam::parseBindings(Operation *op,
+                                               StringRef passName,
+                                               ArrayRef<std::string> items) {
+  Bindings bindings;
   for (StringRef item : items) {
     auto [name, text] = item.split('=');
-    int64_t value;
-    if (text == "true")
-      value = 1;
-    else if (text == "false")
-      value = 0;
-    else if (name.empty() || text.getAsInteger(10, value))
+    Binding binding{0, text == "true" || text == "false"};
+    if (binding.boolean)
+      binding.value = text == "true";
+    else if (name.empty() || text.getAsInteger(10, binding.value))
       return emitError(op->getLoc())
              << passName << ": expected name=integer, got '" << item << "'";
-    if (!bindings.insert({name, value}).second)
+    if (!bindings.insert({name, binding}).second)
       return emitError(op->getLoc())
              << passName << ": '" << name << "' is given twice";
   }
@@ -683,8 +1258,9 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
   SmallVector<std::string> kept, bindings;
   for (StringRef item : items) {
     StringRef name = item.split('=').first;
-    if (llvm::is_contained(
-            {"args", "engine", "proc", "replay-tasks", "replay-remarks"}, name))
+    if (llvm::is_contained({"args", "engine", "proc", "replay-tasks",
+                            "replay-remarks", "bulk-loops"},
+                           name))
       kept.push_back(item.str());
     else
       bindings.push_back(item.str());
@@ -695,7 +1271,7 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
 }
 
 FailureOr<SmallVector<int64_t>>
-mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
+mlir::exoam::bindParams(ProcOp proc, const Bindings &bindings,
                         StringRef passName) {
   SmallVector<int64_t> args;
   for (auto [param, name] :
@@ -706,11 +1282,18 @@ mlir::exoam::bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
       return emitError(proc.getLoc())
              << passName << ": no value for parameter '" << name.getValue()
              << "' (pass " << name.getValue() << "=...)";
-    if (param.getType().isInteger(1) && it->second != 0 && it->second != 1)
+    const Binding &binding = it->second;
+    bool isBool = param.getType().isInteger(1);
+    if (isBool && binding.value != 0 && binding.value != 1)
       return emitError(proc.getLoc())
              << passName << ": bool parameter '" << name.getValue()
              << "' takes true, false, 1 or 0";
-    args.push_back(it->second);
+    if (!isBool && binding.boolean)
+      return emitError(proc.getLoc())
+             << passName << ": parameter '" << name.getValue()
+             << "' takes an integer, not "
+             << (binding.value ? "true" : "false");
+    args.push_back(binding.value);
   }
   return args;
 }

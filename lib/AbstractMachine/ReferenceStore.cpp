@@ -17,8 +17,8 @@ namespace {
 class ReferenceStore : public SyncStore {
 public:
   void reset(const AccessWindow &box) override;
-  void update(const AccessWindow &window,
-              function_ref<bool(ElementState &)> fn) override;
+  void update(const AccessWindow &window, function_ref<bool(ElementState &)> fn,
+              bool share = false) override;
   bool visit(
       const AccessWindow &window, bool distinct,
       function_ref<bool(const ElementKey &, const ElementState &)> fn) override;
@@ -69,7 +69,7 @@ void ReferenceStore::reset(const AccessWindow &box) {
 }
 
 void ReferenceStore::update(const AccessWindow &window,
-                            function_ref<bool(ElementState &)> fn) {
+                            function_ref<bool(ElementState &)> fn, bool) {
   window.forEachElement([&](const ElementKey &key) {
     fn(elements[key]);
     return true;

@@ -57,13 +57,46 @@ static FailureOr<SmallVector<exogpu::ProcOp>> selectProcs(ModuleOp module,
   for (auto proc : module.getOps<exogpu::ProcOp>())
     if (!called.contains(proc.getSymName()))
       procs.push_back(proc);
+  // Procs that all call each other (recursion) leave nothing to start from.
+  if (procs.empty() && !module.getOps<exogpu::ProcOp>().empty())
+    return emitError(module.getLoc(),
+                     "exogpu-sync-check: every proc is called by another "
+                     "(a recursive call?): nothing to check; name one with "
+                     "proc=NAME");
   return procs;
+}
+
+/// Reports bindings that name no control parameter of `procs` (a misspelt
+/// name would leave its parameter unbound or its value unused), and negative
+/// values of their `size` parameters (an extent is never negative).
+static LogicalResult checkBindings(ModuleOp module, StringRef passName,
+                                   const Bindings &bindings,
+                                   ArrayRef<exogpu::ProcOp> procs) {
+  SmallVector<StringRef> names;
+  for (exogpu::ProcOp proc : procs)
+    for (unsigned i = 0, e = proc.getNumParams(); i < e; ++i) {
+      if (proc.getParamKind(i) == exogpu::ParamKind::data)
+        continue;
+      StringRef name = cast<StringAttr>(proc.getArgNames()[i]).getValue();
+      names.push_back(name);
+      auto it = bindings.find(name);
+      if (proc.getParamKind(i) == exogpu::ParamKind::size &&
+          it != bindings.end() && it->second.value < 0)
+        return emitError(proc.getLoc())
+               << passName << ": size parameter '" << name
+               << "' must not be negative, got " << it->second.value;
+    }
+  for (const auto &binding : bindings)
+    if (!llvm::is_contained(names, binding.getKey()))
+      return emitError(module.getLoc())
+             << passName << ": no proc it checks has a parameter named '"
+             << binding.getKey() << "'";
+  return success();
 }
 
 void SyncCheckPass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<llvm::StringMap<int64_t>> bindings =
-      parseBindings(module, getArgument(), args);
+  FailureOr<Bindings> bindings = parseBindings(module, getArgument(), args);
   if (failed(bindings))
     return signalPassFailure();
 
@@ -88,7 +121,8 @@ void SyncCheckPass::runOnOperation() {
     return signalPassFailure();
   }
   FailureOr<SmallVector<exogpu::ProcOp>> procs = selectProcs(*copy, procName);
-  if (failed(procs))
+  if (failed(procs) ||
+      failed(checkBindings(*copy, getArgument(), *bindings, *procs)))
     return signalPassFailure();
 
   OwningOpRef<ModuleOp> machine = ModuleOp::create(module.getLoc());
@@ -104,8 +138,9 @@ void SyncCheckPass::runOnOperation() {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(*amProc, *bindings, getArgument());
     ok &= succeeded(values) &&
-          succeeded(interpretProc(*amProc, *values,
-                                  {*engineKind, replayTasks, replayRemarks}));
+          succeeded(interpretProc(
+              *amProc, *values,
+              {*engineKind, replayTasks, bulkLoops, replayRemarks}));
   }
   if (!ok)
     signalPassFailure();

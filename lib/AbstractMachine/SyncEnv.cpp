@@ -59,6 +59,21 @@ bool VisibilityFunction::join(VisibilityGrant grant) {
   return true;
 }
 
+void VisibilityFunction::dropCoveredGrants() {
+  SmallVector<VisibilityGrant, 2> kept;
+  for (auto [i, grant] : llvm::enumerate(grants)) {
+    // Covered by a later grant, or by an earlier one that stays.
+    bool covered = false;
+    for (auto [j, other] : llvm::enumerate(grants))
+      if (i != j && other.covers(grant) &&
+          (j > i ? !grant.covers(other) : true))
+        covered = true;
+    if (!covered)
+      kept.push_back(grant);
+  }
+  grants = std::move(kept);
+}
+
 //===----------------------------------------------------------------------===//
 // ElementKey
 //===----------------------------------------------------------------------===//
@@ -185,6 +200,80 @@ static bool haveEqualMembers(const VisibilityRecord &a,
          a.memberGrantPos == b.memberGrantPos;
 }
 
+bool mlir::exoam::isSameState(const ElementState &a, const ElementState &b) {
+  auto same = [](const std::vector<VisibilityRecord> &x,
+                 const std::vector<VisibilityRecord> &y) {
+    if (x.size() != y.size())
+      return false;
+    for (auto [r, s] : llvm::zip(x, y))
+      if (!r.isSameRecord(s) || r.origin != s.origin || !(r.actors == s.actors))
+        return false;
+    return true;
+  };
+  return a.arrives == b.arrives && a.awaits == b.awaits &&
+         a.received == b.received && same(a.reads, b.reads) &&
+         same(a.mutates, b.mutates);
+}
+
+llvm::hash_code mlir::exoam::hashState(const ElementState &state) {
+  llvm::hash_code hash =
+      llvm::hash_combine(state.arrives, state.awaits, state.reads.size());
+  for (const std::vector<VisibilityRecord> *records :
+       {&state.reads, &state.mutates})
+    for (const VisibilityRecord &record : *records) {
+      hash = llvm::hash_combine(hash, hashRecord(record),
+                                record.origin.getAsOpaquePointer(),
+                                record.isGroup);
+      record.actors.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
+        hash = llvm::hash_combine(hash, task, lo, hi);
+      });
+    }
+  return hash;
+}
+
+bool mlir::exoam::isFinishedRecord(const VisibilityRecord &record) {
+  return record.actors == ThreadSet::getFinished();
+}
+
+bool mlir::exoam::compactFinishedRecords(
+    std::vector<VisibilityRecord> &records, int64_t task,
+    function_ref<bool(const ElementKey &)> isDead) {
+  bool rewritten = false;
+  std::vector<VisibilityRecord> compacted;
+  compacted.reserve(records.size());
+  for (VisibilityRecord &record : records) {
+    if (!record.actors.isWithinTask(task)) {
+      compacted.push_back(std::move(record));
+      continue;
+    }
+    rewritten = true;
+    // Every member of a group is the same record once its thread is the
+    // finished one: the member with that thread.
+    VisibilityRecord finished{
+        record.timeline, {}, {}, record.origin, ThreadSet::getFinished()};
+    for (const VisibilityGrant &grant : record.visibility.getGrants())
+      finished.visibility.insertGrant(
+          finished.visibility.getGrants().size(),
+          {grant.threads.finishTask(task), grant.timelines, grant.level});
+    if (record.isGroup)
+      finished.visibility.insertGrant(record.memberGrantPos,
+                                      {ThreadSet::getFinished(),
+                                       getQualBit(record.timeline),
+                                       record.memberLevel});
+    finished.visibility.dropCoveredGrants();
+    for (const auto &[key, count] : record.arrives)
+      if (!isDead(key))
+        finished.arrives.insert({key, count});
+    compacted.push_back(std::move(finished));
+  }
+  if (!rewritten)
+    return false;
+  // Equal records once (in order).
+  records.clear();
+  addRecords(records, compacted, /*prune=*/false);
+  return true;
+}
+
 bool mlir::exoam::isSeenByAll(const VisibilityRecord &record) {
   return llvm::any_of(record.visibility.getGrants(),
                       [](const VisibilityGrant &grant) {
@@ -229,22 +318,45 @@ bool mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
     pruned = records.size() != before;
   }
   size_t oldSize = records.size();
-  // Equal plain records hash alike: compare only within a bucket, so that
-  // adding m records to n costs O(n + m) rather than O(n m). Groups are
-  // few; they are compared one by one.
+  // Equal plain records hash alike: past a few records, compare only within
+  // a bucket, so that adding m records to n costs O(n + m) rather than
+  // O(n m). Groups are few; they are compared one by one.
+  constexpr size_t kBucketsFrom = 16;
+  bool useBuckets = records.size() + added.size() > kBucketsFrom;
+  // (Keys keep clear of DenseMap's two reserved values.)
+  auto keyOf = [](const VisibilityRecord &record) -> unsigned {
+    return hashRecord(record) & 0x7fffffffu;
+  };
   DenseMap<unsigned, SmallVector<unsigned, 1>> buckets;
-  SmallVector<unsigned> groups;
+  SmallVector<unsigned> plain, groups;
   auto note = [&](unsigned index) {
     if (records[index].isGroup)
       groups.push_back(index);
+    else if (useBuckets)
+      buckets[keyOf(records[index])].push_back(index);
     else
-      buckets[hashRecord(records[index])].push_back(index);
+      plain.push_back(index);
   };
   for (unsigned index = 0; index < records.size(); ++index)
     note(index);
+  // The plain records that may equal `record` (all of them, or its bucket).
+  auto candidates = [&](const VisibilityRecord &record) -> ArrayRef<unsigned> {
+    if (!useBuckets)
+      return plain;
+    auto it = buckets.find(keyOf(record));
+    return it == buckets.end() ? ArrayRef<unsigned>() : it->second;
+  };
+  auto forEachPlain = [&](function_ref<void(unsigned)> fn) {
+    if (!useBuckets) {
+      llvm::for_each(plain, fn);
+      return;
+    }
+    for (const auto &[key, indices] : buckets)
+      llvm::for_each(indices, fn);
+  };
   for (const VisibilityRecord &record : added) {
     if (!record.isGroup) {
-      bool duplicate = llvm::any_of(buckets[hashRecord(record)],
+      bool duplicate = llvm::any_of(candidates(record),
                                     [&](unsigned i) {
                                       return records[i].isSameRecord(record);
                                     }) ||
@@ -259,10 +371,10 @@ bool mlir::exoam::addRecords(std::vector<VisibilityRecord> &records,
     }
     // A group keeps the members no existing record equals, in runs.
     ThreadSet duplicates;
-    for (const auto &[hash, indices] : buckets)
-      for (unsigned i : indices)
-        if (std::optional<GlobalThread> t = findEqualMember(record, records[i]))
-          duplicates.insert(getSingleton(*t));
+    forEachPlain([&](unsigned i) {
+      if (std::optional<GlobalThread> t = findEqualMember(record, records[i]))
+        duplicates.insert(getSingleton(*t));
+    });
     for (unsigned i : groups)
       if (haveEqualMembers(records[i], record))
         record.actors.forEachThread([&](GlobalThread t) {
@@ -499,14 +611,34 @@ bool mlir::exoam::liftFence(std::vector<VisibilityRecord> &records,
       });
 }
 
-bool mlir::exoam::liftArrive(std::vector<VisibilityRecord> &records,
-                             bool transitive, const ThreadSet &exec,
-                             QualMask pre,
-                             ArrayRef<std::pair<ElementKey, int64_t>> counts) {
+bool mlir::exoam::isBeyondAwaiters(const VisibilityRecord &record,
+                                   const BarrierAwaiters &awaiters) {
+  // augment's two joins add nothing when a grant covers them (or their
+  // timelines are empty).
+  const VisibilityFunction &visibility = record.visibility;
+  return llvm::all_of(awaiters.grants, [&](auto grant) {
+    auto [full, temporal] = grant;
+    return (!full || visibility.covers({awaiters.threads, full,
+                                        VisibilityLevel::fully_ordered})) &&
+           (!temporal ||
+            visibility.covers({awaiters.threads, temporal,
+                               VisibilityLevel::temporally_ordered}));
+  });
+}
+
+bool mlir::exoam::liftArrive(
+    std::vector<VisibilityRecord> &records, bool transitive,
+    const ThreadSet &exec, QualMask pre,
+    ArrayRef<std::pair<ElementKey, int64_t>> counts,
+    function_ref<const BarrierAwaiters *(const ElementKey &)> awaitersOf) {
   auto observe = [&](VisibilityRecord &record) {
     bool added = false;
-    for (const auto &[key, count] : counts)
+    for (const auto &[key, count] : counts) {
+      const BarrierAwaiters *awaiters = awaitersOf ? awaitersOf(key) : nullptr;
+      if (awaiters && isBeyondAwaiters(record, *awaiters))
+        continue;
       added |= observeArrive(record.arrives, key, count);
+    }
     if (added)
       record.indexed = false;
     return added;

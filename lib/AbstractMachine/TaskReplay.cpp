@@ -17,6 +17,9 @@
 
 #include "TaskReplay.h"
 #include "ExoGPU/AbstractMachine/Evaluation.h"
+#include "StatementInfo.h"
+#include "WindowUnion.h"
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -25,74 +28,70 @@ using namespace mlir::exoam;
 // TaskLoopPlan
 //===----------------------------------------------------------------------===//
 
-static bool isTaskLoop(LoopOp loop) {
-  Block &body = loop.getBody().front();
-  return !body.empty() && isa<IncTaskIdOp>(body.front());
-}
-
-/// Whether `expr` uses a dimension that `taskOf` maps to a task iterator.
-static bool usesTaskIterator(AffineExpr expr, ArrayRef<int> taskOf) {
-  bool uses = false;
-  expr.walk([&](AffineExpr sub) {
-    if (auto dim = dyn_cast<AffineDimExpr>(sub))
-      uses |=
-          dim.getPosition() >= taskOf.size() || taskOf[dim.getPosition()] >= 0;
+/// Whether running `op` may run a statement of GPU threads before an
+/// inc_task_id. A task loop's statements run after its inc_task_id.
+static bool mayRunGpuStatement(Operation *op) {
+  bool found = false;
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    if (auto loop = dyn_cast<LoopOp>(nested); loop && isTaskLoop(loop))
+      return WalkResult::skip();
+    ThreadMappingAttr threads = getThreadMapping(nested);
+    if (threads && threads.getScope() != ExecScope::cpu) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
-  return uses;
+  return found;
 }
 
-/// The coefficients c_i of `expr` = sum_i c_i * (task iterator i) + (an
-/// expression of the other dimensions), or nothing if it has no such form.
-static std::optional<SmallVector<int64_t>>
-getTaskCoefficients(AffineExpr expr, ArrayRef<int> taskOf, unsigned count) {
-  SmallVector<int64_t> zero(count, 0);
-  if (!usesTaskIterator(expr, taskOf))
-    return zero;
-  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    if (dim.getPosition() >= taskOf.size())
-      return std::nullopt;
-    zero[taskOf[dim.getPosition()]] = 1;
-    return zero;
+/// Whether no statement of GPU threads runs after an iteration of `loop`
+/// before the next inc_task_id or the end of the proc.
+static bool finishesWithLoopBody(LoopOp loop) {
+  // The statements that may run next: the rest of each enclosing block and,
+  // for an enclosing sequential loop, the start of its body too (its next
+  // iteration); an enclosing task loop's next iteration starts with
+  // inc_task_id.
+  for (Operation *op = loop; !isa<ProcOp>(op); op = op->getParentOp()) {
+    for (Operation *next = op->getNextNode(); next;
+         next = next->getNextNode()) {
+      if (isa<IncTaskIdOp>(next))
+        return true;
+      if (mayRunGpuStatement(next))
+        return false;
+    }
+    auto parent = dyn_cast<LoopOp>(op->getParentOp());
+    if (!parent || isTaskLoop(parent))
+      continue;
+    for (Operation &first : parent.getBody().front()) {
+      if (&first == op || isa<IncTaskIdOp>(first))
+        break;
+      if (mayRunGpuStatement(&first))
+        return false;
+    }
   }
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  if (expr.getKind() == AffineExprKind::Add) {
-    auto lhs = getTaskCoefficients(binary.getLHS(), taskOf, count);
-    auto rhs = getTaskCoefficients(binary.getRHS(), taskOf, count);
-    if (!lhs || !rhs)
-      return std::nullopt;
-    for (unsigned i = 0; i < count; ++i)
-      (*lhs)[i] += (*rhs)[i];
-    return lhs;
-  }
-  if (expr.getKind() != AffineExprKind::Mul)
-    return std::nullopt; // mod, floordiv, ceildiv of a task iterator
-  AffineExpr factor = binary.getLHS(), scaled = binary.getRHS();
-  if (!isa<AffineConstantExpr>(factor))
-    std::swap(factor, scaled);
-  auto constant = dyn_cast<AffineConstantExpr>(factor);
-  if (!constant)
-    return std::nullopt;
-  auto inner = getTaskCoefficients(scaled, taskOf, count);
-  if (inner)
-    for (int64_t &c : *inner)
-      c *= constant.getValue();
-  return inner;
+  return true;
 }
 
-/// Calls `fn` with every access a statement holds (its target, its barrier,
-/// each of its barriers) and the name of the attribute holding it.
-static void forEachAccess(Operation *op,
-                          function_ref<void(StringAttr, AccessAttr)> fn) {
-  for (NamedAttribute attr : op->getAttrs()) {
-    if (auto access = dyn_cast<AccessAttr>(attr.getValue()))
-      fn(attr.getName(), access);
-    else if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
-      for (Attribute element : array)
-        if (auto access = dyn_cast<AccessAttr>(element))
-          fn(attr.getName(), access);
-  }
+/// Whether every access to a variable `loop` allocates is in its body, after
+/// an ALLOC of that variable that dominates it (an earlier statement of the
+/// same block or of an enclosing block in the body).
+static bool keepsLocalsInside(LoopOp loop,
+                              const llvm::DenseSet<StringAttr> &locals) {
+  Block &body = loop.getBody().front();
+  bool inside = true;
+  loop->getParentOfType<ProcOp>().walk([&](Operation *op) {
+    if (isa<AllocOp>(op))
+      return;
+    bool inBody = loop->isProperAncestor(op);
+    forEachAccess(op, [&](StringAttr, AccessAttr access) {
+      StringAttr var = access.getVar();
+      if (locals.contains(var) &&
+          (!inBody || !isAllocatedBefore(op, var, body)))
+        inside = false;
+    });
+  });
+  return inside;
 }
 
 std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
@@ -141,24 +140,15 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
       ok = !usesTask;
       return;
     }
-    for (NamedAttribute attr : op->getAttrs()) {
-      auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue());
-      if (!threads)
-        continue;
-      if (threads.getScope() != ExecScope::gpu)
-        ok = false;
-      for (TilingDimAttr dim : threads.getDims())
-        for (TilingOpAttr tiling : dim.getOps())
-          if (tiling.getIter() &&
-              (*tiling.getIter() >= static_cast<int64_t>(taskOf.size()) ||
-               taskOf[*tiling.getIter()] >= 0))
-            ok = false;
-    }
+    if (ThreadMappingAttr threads = getThreadMapping(op))
+      ok &= threads.getScope() == ExecScope::gpu &&
+            !usesIterator(threads, taskOf);
     forEachAccess(op, [&](StringAttr name, AccessAttr access) {
       AffineMap coords = access.getCoords();
       if (plan.isLocal(access.getVar())) {
+        plan.localAccesses[op].push_back(access.getVar());
         ok &= llvm::none_of(coords.getResults(), [&](AffineExpr e) {
-          return usesTaskIterator(e, taskOf);
+          return usesIterator(e, taskOf);
         });
         return;
       }
@@ -166,26 +156,14 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
         ok = false; // a barrier use of a global variable
         return;
       }
-      // Per dimension, the coefficients of its bound (both bounds of a
-      // range must agree), the same in every access of the variable.
-      SmallVector<SmallVector<int64_t>> perDim;
-      unsigned result = 0;
-      for (int32_t kind : access.getKinds()) {
-        std::optional<SmallVector<int64_t>> first;
-        for (int32_t i = 0; i <= kind; ++i) {
-          if (result >= coords.getNumResults()) {
-            ok = false;
-            break;
-          }
-          auto c = getTaskCoefficients(coords.getResult(result++), taskOf,
-                                       plan.taskIterators.size());
-          if (!c || (first && *first != *c))
-            ok = false;
-          else
-            first = c;
-        }
-        perDim.push_back(first.value_or(SmallVector<int64_t>()));
+      // The same coefficients in every access of the variable.
+      std::optional<SmallVector<SmallVector<int64_t>>> shifts =
+          getAccessShifts(access, taskOf, plan.taskIterators.size());
+      if (!shifts) {
+        ok = false;
+        return;
       }
+      SmallVector<SmallVector<int64_t>> perDim = std::move(*shifts);
       auto [entry, inserted] = plan.shifts.try_emplace(access.getVar(), perDim);
       if (!inserted && entry->second != perDim)
         ok = false;
@@ -197,6 +175,8 @@ std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
   });
   if (!ok)
     return std::nullopt;
+  plan.finishes = finishesWithLoopBody(loop);
+  plan.localsInside = keepsLocalsInside(loop, plan.locals);
   return plan;
 }
 
@@ -221,9 +201,14 @@ SmallVector<int64_t> TaskLoopPlan::getShift(StringAttr var,
 //===----------------------------------------------------------------------===//
 
 TaskRecorder::TaskRecorder(const TaskLoopPlan &plan, SyncStore &store,
-                           int64_t task)
-    : plan(plan), store(store), task(task), valid(!store.hasRecordSeenByAll()) {
-}
+                           int64_t task, bool finished)
+    : plan(plan), store(store), task(task), finished(finished),
+      valid(!store.hasRecordSeenByAll()),
+      probedReads(std::make_unique<WindowUnion>()),
+      probedMutates(std::make_unique<WindowUnion>()),
+      recorded(std::make_unique<WindowUnion>()) {}
+
+TaskRecorder::~TaskRecorder() = default;
 
 /// Whether `record` was made by threads of `task` alone.
 static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
@@ -231,7 +216,7 @@ static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
 }
 
 void TaskRecorder::noteProbe(const AccessWindow &window, bool reads) {
-  if (!valid || plan.isLocal(window.var))
+  if (!valid || plan.isLocal(window.var) || window.empty())
     return;
   store.visit(window, /*distinct=*/true,
               [&](const ElementKey &, const ElementState &state) {
@@ -241,7 +226,7 @@ void TaskRecorder::noteProbe(const AccessWindow &window, bool reads) {
                                       });
                 return valid;
               });
-  probes.push_back({window, reads});
+  (reads ? probedReads : probedMutates)->add(window);
 }
 
 void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
@@ -250,45 +235,56 @@ void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
 }
 
 void TaskRecorder::noteStatement(Operation *op) {
-  if (isa<AllocOp>(op))
-    return;
-  forEachAccess(op, [&](StringAttr, AccessAttr access) {
-    valid &=
-        !plan.isLocal(access.getVar()) || allocations.contains(access.getVar());
-  });
+  for (StringAttr var : plan.getLocalAccesses(op))
+    valid &= allocations.contains(var);
 }
 
 void TaskRecorder::noteRecord(const AccessWindow &window) {
-  (plan.isLocal(window.var) ? recordedLocal : recorded).push_back(window);
+  if (window.empty())
+    return;
+  if (!plan.isLocal(window.var)) {
+    recorded->add(window);
+    return;
+  }
+  // Records outside the allocation would escape the summary (an access
+  // before the allocation voids the run in noteStatement).
+  auto it = allocations.find(window.var);
+  valid &= it != allocations.end() &&
+           llvm::all_of(llvm::zip(window.ranges, it->second.first.ranges),
+                        [](auto pair) {
+                          auto [w, a] = pair;
+                          return a.first <= w.first && w.second <= a.second;
+                        });
 }
 
-/// Whether two windows of one variable share an element.
-static bool overlaps(const AccessWindow &a, const AccessWindow &b) {
-  for (auto [x, y] : llvm::zip(a.ranges, b.ranges))
-    if (x.second < y.first || y.second < x.first)
-      return false;
-  return true;
+/// The records of `records` made by `task`.
+static std::vector<VisibilityRecord>
+getOwnRecords(const std::vector<VisibilityRecord> &records, int64_t task) {
+  std::vector<VisibilityRecord> own;
+  for (const VisibilityRecord &record : records)
+    if (isOwnRecord(record, task))
+      own.push_back(record);
+  return own;
 }
 
 std::optional<TaskSummary>
 TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
   if (!valid)
     return std::nullopt;
-  // Records outside the allocations of local variables would escape the
-  // summary.
-  for (const AccessWindow &window : recordedLocal) {
-    const AccessWindow &allocation = allocations.find(window.var)->second.first;
-    for (auto [w, a] : llvm::zip(window.ranges, allocation.ranges))
-      if (w.first < a.first || a.second < w.second)
-        return std::nullopt;
-  }
   TaskSummary summary;
   summary.key.assign(key.begin(), key.end());
   summary.taskIterators.assign(taskIterators.begin(), taskIterators.end());
   summary.task = task;
-  summary.probes = std::move(probes);
+  for (auto [union_, reads] : {std::pair(probedReads.get(), true),
+                               std::pair(probedMutates.get(), false)})
+    union_->forEachBox(
+        [&, reads = reads](const AccessWindow &box, BoxTree::Value) {
+          summary.probes.push_back({box, reads});
+        });
   for (const auto &[var, allocation] : allocations) {
     summary.allocations.push_back(allocation);
+    if (plan.localsStayInside())
+      continue;
     store.visitBoxes(allocation.first,
                      [&](const AccessWindow &box, const ElementState &state) {
                        if (!state.reads.empty() || !state.mutates.empty() ||
@@ -296,36 +292,51 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
                          summary.locals.push_back({box, state});
                      });
   }
-  // The global windows recorded on, each once; windows that overlap without
-  // being equal would need their boxes split: no replay then.
-  std::vector<AccessWindow> windows;
-  for (const AccessWindow &window : recorded) {
-    bool seen = false;
-    for (const AccessWindow &other : windows) {
-      if (other.var != window.var || !overlaps(other, window))
-        continue;
-      if (other.ranges != window.ranges)
-        return std::nullopt;
-      seen = true;
-    }
-    if (!seen)
-      windows.push_back(window);
+  summary.recorded = recorded->getBoxes();
+  if (!finished) {
+    for (const AccessWindow &covered : summary.recorded)
+      store.visitBoxes(covered, [&](const AccessWindow &box,
+                                    const ElementState &state) {
+        TaskSummary::GlobalRecords records{box,
+                                           getOwnRecords(state.reads, task),
+                                           getOwnRecords(state.mutates, task)};
+        if (!records.reads.empty() || !records.mutates.empty())
+          summary.globals.push_back(std::move(records));
+      });
+    return summary;
   }
-  auto own = [&](const std::vector<VisibilityRecord> &records) {
-    std::vector<VisibilityRecord> kept;
-    for (const VisibilityRecord &record : records)
-      if (isOwnRecord(record, task))
-        kept.push_back(record);
-    return kept;
+  // The finished forms of the records, each distinct one once; their boxes
+  // coalesced where neighbours have the same.
+  std::unordered_map<size_t, SmallVector<unsigned, 1>> byHash;
+  WindowUnion finishedBoxes;
+  auto isDead = [&](const ElementKey &key) {
+    return plan.isDeadAfterTask(key);
   };
-  for (const AccessWindow &window : windows)
-    store.visitBoxes(window,
-                     [&](const AccessWindow &box, const ElementState &state) {
-                       TaskSummary::GlobalRecords records{box, own(state.reads),
-                                                          own(state.mutates)};
-                       if (!records.reads.empty() || !records.mutates.empty())
-                         summary.globals.push_back(std::move(records));
-                     });
+  for (const AccessWindow &covered : summary.recorded)
+    store.visitBoxes(
+        covered, [&](const AccessWindow &box, const ElementState &state) {
+          ElementState own;
+          own.reads = getOwnRecords(state.reads, task);
+          own.mutates = getOwnRecords(state.mutates, task);
+          compactFinishedRecords(own.reads, task, isDead);
+          compactFinishedRecords(own.mutates, task, isDead);
+          if (own.reads.empty() && own.mutates.empty())
+            return;
+          SmallVector<unsigned, 1> &equal = byHash[hashState(own)];
+          auto found = llvm::find_if(equal, [&](unsigned id) {
+            return isSameState(summary.finishedStates[id], own);
+          });
+          unsigned id =
+              found != equal.end() ? *found : summary.finishedStates.size();
+          if (found == equal.end()) {
+            equal.push_back(id);
+            summary.finishedStates.push_back(std::move(own));
+          }
+          finishedBoxes.add(box, id + 1);
+        });
+  finishedBoxes.forEachBox([&](const AccessWindow &box, BoxTree::Value id) {
+    summary.finishedGlobals.push_back({box, id - 1});
+  });
   return summary;
 }
 
@@ -362,51 +373,67 @@ static void appendRenamed(std::vector<VisibilityRecord> &to,
     to.push_back(renameTask(record, from, task));
 }
 
-bool mlir::exoam::replayTask(
-    const TaskLoopPlan &plan, const TaskSummary &summary, SyncStore &store,
-    int64_t task, ArrayRef<int64_t> taskIterators,
-    function_ref<bool(const AccessWindow &)> inBounds) {
+std::vector<AccessWindow>
+mlir::exoam::getRecordedBoxes(const TaskLoopPlan &plan,
+                              const TaskSummary &summary,
+                              ArrayRef<int64_t> taskIterators) {
+  std::vector<AccessWindow> boxes;
+  for (const AccessWindow &box : summary.recorded)
+    boxes.push_back(translate(
+        box, plan.getShift(box.var, summary.taskIterators, taskIterators)));
+  return boxes;
+}
+
+ReplayResult
+mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
+                        SyncStore &store, int64_t task,
+                        ArrayRef<int64_t> taskIterators,
+                        function_ref<bool(const AccessWindow &)> inBounds) {
   if (store.hasRecordSeenByAll())
-    return false;
+    return ReplayResult::NotReplayed;
   auto shiftOf = [&](StringAttr var) {
     return plan.getShift(var, summary.taskIterators, taskIterators);
   };
   // A task whose accesses leave a variable runs, to report the access.
-  for (const TaskSummary::GlobalRecords &records : summary.globals)
-    if (!inBounds(translate(records.box, shiftOf(records.box.var))))
-      return false;
+  for (const AccessWindow &box : summary.recorded)
+    if (!inBounds(translate(box, shiftOf(box.var))))
+      return ReplayResult::NotReplayed;
   for (const auto &[window, reads] : summary.probes) {
     AccessWindow translated = translate(window, shiftOf(window.var));
     if (!inBounds(translated))
-      return false;
+      return ReplayResult::NotReplayed;
     bool empty =
         store.visit(translated, /*distinct=*/true,
                     [&](const ElementKey &, const ElementState &state) {
                       return (reads ? state.reads : state.mutates).empty();
                     });
     if (!empty)
-      return false;
+      return ReplayResult::NotReplayed;
   }
-  // The task's ALLOCs: those of its prefix ran, the others would have.
-  for (const auto &[allocation, isBarrier] : summary.allocations) {
-    store.reset(allocation);
-    if (isBarrier)
-      allocation.forEachElement([&](const ElementKey &key) {
-        store.endBarrierLifetime(key);
+  // The task's ALLOCs (those of its prefix ran, the others would have) and
+  // the final local states, unless no one looks at them before they are
+  // allocated again.
+  if (!plan.localsStayInside()) {
+    for (const auto &[allocation, isBarrier] : summary.allocations) {
+      store.reset(allocation);
+      if (isBarrier)
+        allocation.forEachElement([&](const ElementKey &key) {
+          store.endBarrierLifetime(key);
+          return true;
+        });
+    }
+    for (const auto &[box, state] : summary.locals) {
+      ElementState renamed;
+      renamed.arrives = state.arrives;
+      renamed.awaits = state.awaits;
+      renamed.received = state.received;
+      appendRenamed(renamed.reads, state.reads, summary.task, task);
+      appendRenamed(renamed.mutates, state.mutates, summary.task, task);
+      store.update(box, [&](ElementState &element) {
+        element = renamed;
         return true;
       });
-  }
-  for (const auto &[box, state] : summary.locals) {
-    ElementState renamed;
-    renamed.arrives = state.arrives;
-    renamed.awaits = state.awaits;
-    renamed.received = state.received;
-    appendRenamed(renamed.reads, state.reads, summary.task, task);
-    appendRenamed(renamed.mutates, state.mutates, summary.task, task);
-    store.update(box, [&](ElementState &element) {
-      element = renamed;
-      return true;
-    });
+    }
   }
   for (const TaskSummary::GlobalRecords &records : summary.globals)
     store.update(
@@ -416,5 +443,38 @@ bool mlir::exoam::replayTask(
           appendRenamed(element.mutates, records.mutates, summary.task, task);
           return true;
         });
-  return true;
+  if (summary.finishedGlobals.empty() && !summary.globals.empty())
+    return ReplayResult::Replayed;
+  for (const auto &[box, id] : summary.finishedGlobals) {
+    const ElementState &finished = summary.finishedStates[id];
+    store.update(
+        translate(box, shiftOf(box.var)),
+        [&](ElementState &element) {
+          bool changed =
+              addRecords(element.reads, finished.reads, /*prune=*/true);
+          changed |=
+              addRecords(element.mutates, finished.mutates, /*prune=*/true);
+          return changed;
+        },
+        /*share=*/true);
+  }
+  return summary.globals.empty() ? ReplayResult::ReplayedFinished
+                                 : ReplayResult::Replayed;
+}
+
+void mlir::exoam::compactFinishedTask(const TaskLoopPlan &plan,
+                                      SyncStore &store, int64_t task,
+                                      ArrayRef<AccessWindow> boxes) {
+  auto isDead = [&](const ElementKey &key) {
+    return plan.isDeadAfterTask(key);
+  };
+  for (const AccessWindow &box : boxes)
+    store.update(
+        box,
+        [&](ElementState &state) {
+          bool changed = compactFinishedRecords(state.reads, task, isDead);
+          changed |= compactFinishedRecords(state.mutates, task, isDead);
+          return changed;
+        },
+        /*share=*/true);
 }

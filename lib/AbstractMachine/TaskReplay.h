@@ -21,6 +21,8 @@
 
 namespace mlir::exoam {
 
+class WindowUnion;
+
 /// The static conditions under which the tasks of a loop are replayed, and
 /// what a replay needs to know about its body:
 ///  * the body starts with inc_task_id (and the ALLOCs right after it: the
@@ -43,6 +45,12 @@ public:
   /// The number of statements of the prefix (inc_task_id included).
   unsigned getPrefixSize() const { return prefixSize; }
   bool isLocal(StringAttr var) const { return locals.contains(var); }
+  /// The local variables statement `op` of the body accesses (other than
+  /// by ALLOC).
+  ArrayRef<StringAttr> getLocalAccesses(Operation *op) const {
+    auto it = localAccesses.find(op);
+    return it == localAccesses.end() ? ArrayRef<StringAttr>() : it->second;
+  }
   /// The values defined outside the body that the body uses, other than
   /// task iterators: two tasks with equal values run the same statements.
   ArrayRef<Value> getKeyValues() const { return keyValues.getArrayRef(); }
@@ -52,9 +60,27 @@ public:
   SmallVector<int64_t> getShift(StringAttr var, ArrayRef<int64_t> from,
                                 ArrayRef<int64_t> to) const;
 
+  /// Whether no statement of a GPU thread runs between the end of a task
+  /// and the next inc_task_id (or the end of the proc): a task is finished
+  /// when its body is.
+  bool finishesWithBody() const { return finishes; }
+  /// Whether the local variables' states at the end of a task are never
+  /// looked at: every access to a local variable is in the body, after an
+  /// ALLOC of it that dominates the access. A replay then leaves them as
+  /// they are (the next access is after an ALLOC), and the arrive counts of
+  /// local barriers that records observed are never used again.
+  bool localsStayInside() const { return localsInside; }
+  /// Whether `barrier`'s observed counts are never used once a task has
+  /// finished (a local barrier, with localsStayInside).
+  bool isDeadAfterTask(const ElementKey &barrier) const {
+    return localsInside && isLocal(barrier.var);
+  }
+
 private:
   unsigned prefixSize = 1;
+  bool finishes = false, localsInside = false;
   llvm::DenseSet<StringAttr> locals;
+  DenseMap<Operation *, SmallVector<StringAttr, 1>> localAccesses;
   llvm::SetVector<Value> keyValues;
   SmallVector<Value> taskIterators;
   /// Per global variable, per dimension, the coefficient of each task
@@ -63,29 +89,45 @@ private:
 };
 
 /// The effect of one task run, relative to its task id and task iterators.
+/// Boxes are disjoint and coalesced (neighbours with the same contents
+/// merged), so a summary is as small as the arrangement of the task's
+/// windows allows, whatever the number of its statements.
 struct TaskSummary {
   /// The plan's key values and task iterators in the recorded run.
   SmallVector<int64_t> key, taskIterators;
   int64_t task = 0;
   /// The ALLOCs of the task (and whether of a barrier variable).
   std::vector<std::pair<AccessWindow, bool>> allocations;
-  /// The final states of the local variables, by box.
+  /// The final states of the local variables, by box (unless the plan's
+  /// locals stay inside).
   std::vector<std::pair<AccessWindow, ElementState>> locals;
-  /// The records the task left on global elements, by box, in order.
+  /// The global lists the task checked or cleared (true: reads); they held
+  /// none of its records when it started, and must be empty for a replay.
+  std::vector<std::pair<AccessWindow, bool>> probes;
+  /// The global elements the task recorded on.
+  std::vector<AccessWindow> recorded;
+  /// The records the task left on global elements, by box: as made (a task
+  /// that goes on after its body), or in their finished form (a task that
+  /// finishes with its body; see compactFinishedRecords), as an index into
+  /// finishedStates.
   struct GlobalRecords {
     AccessWindow box;
     std::vector<VisibilityRecord> reads, mutates;
   };
   std::vector<GlobalRecords> globals;
-  /// The global lists the task checked or cleared (true: reads); they held
-  /// none of its records when it started, and must be empty for a replay.
-  std::vector<std::pair<AccessWindow, bool>> probes;
+  std::vector<std::pair<AccessWindow, unsigned>> finishedGlobals;
+  std::vector<ElementState> finishedStates;
 };
 
 /// Watches a task run (after its prefix) and summarizes it.
 class TaskRecorder {
 public:
-  TaskRecorder(const TaskLoopPlan &plan, SyncStore &store, int64_t task);
+  /// With `finished`, the summary holds the task's global records in their
+  /// finished form (for a plan whose tasks finish with their body), else as
+  /// made.
+  TaskRecorder(const TaskLoopPlan &plan, SyncStore &store, int64_t task,
+               bool finished);
+  ~TaskRecorder();
 
   /// An ALLOC of `box` (of a barrier variable if `barrier`).
   void noteAlloc(const AccessWindow &box, bool barrier);
@@ -106,21 +148,45 @@ private:
   const TaskLoopPlan &plan;
   SyncStore &store;
   int64_t task;
+  bool finished;
   bool valid;
-  std::vector<std::pair<AccessWindow, bool>> probes;
-  std::vector<AccessWindow> recorded, recordedLocal;
+  /// The global windows probed (reads and mutates apart) and recorded on.
+  std::unique_ptr<WindowUnion> probedReads, probedMutates, recorded;
   /// Per local variable, the box the task allocated and whether it is a
   /// barrier (every ALLOC of a variable in a task must have the same box).
   llvm::MapVector<StringAttr, std::pair<AccessWindow, bool>> allocations;
 };
 
+/// How a task was replayed.
+enum class ReplayResult {
+  /// Not: the store is unchanged.
+  NotReplayed,
+  /// Its global records as made (they are to be compacted once it has
+  /// finished).
+  Replayed,
+  /// Its global records in their finished form.
+  ReplayedFinished,
+};
+
 /// Applies `summary` to a task that has run its prefix (task id `task`, task
 /// iterators `taskIterators`), if its global lists qualify and every global
-/// window it would access is `inBounds`; returns whether it did (otherwise
-/// the store is unchanged).
-bool replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
-                SyncStore &store, int64_t task, ArrayRef<int64_t> taskIterators,
-                function_ref<bool(const AccessWindow &)> inBounds);
+/// window it would access is `inBounds`.
+ReplayResult replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
+                        SyncStore &store, int64_t task,
+                        ArrayRef<int64_t> taskIterators,
+                        function_ref<bool(const AccessWindow &)> inBounds);
+
+/// The global elements the task with task iterators `taskIterators` records
+/// on, if it runs the summarized statements.
+std::vector<AccessWindow> getRecordedBoxes(const TaskLoopPlan &plan,
+                                           const TaskSummary &summary,
+                                           ArrayRef<int64_t> taskIterators);
+
+/// Rewrites the records of `task`, which has finished, on the elements of
+/// `boxes` into their finished form (compactFinishedRecords), sharing the
+/// resulting states.
+void compactFinishedTask(const TaskLoopPlan &plan, SyncStore &store,
+                         int64_t task, ArrayRef<AccessWindow> boxes);
 
 } // namespace mlir::exoam
 

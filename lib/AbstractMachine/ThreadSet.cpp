@@ -18,11 +18,21 @@ using namespace mlir::exoam;
 void IntervalSet::insert(int64_t lo, int64_t hi) {
   if (lo > hi)
     return;
+  // Past the last interval (the usual order of insertion): append.
+  if (intervals.empty() ||
+      (intervals.back().second != std::numeric_limits<int64_t>::max() &&
+       lo > intervals.back().second + 1)) {
+    intervals.push_back({lo, hi});
+    return;
+  }
   SmallVector<Interval, 2> merged;
   bool placed = false;
   for (Interval in : intervals) {
     // Disjoint and not adjacent: keep as is (the new one goes in order).
-    if (in.second < lo - 1 || in.first > hi + 1) {
+    bool before =
+        lo != std::numeric_limits<int64_t>::min() && in.second < lo - 1;
+    bool after = hi != std::numeric_limits<int64_t>::max() && in.first > hi + 1;
+    if (before || after) {
       if (!placed && in.first > hi) {
         merged.push_back({lo, hi});
         placed = true;
@@ -73,14 +83,19 @@ std::optional<int64_t> IntervalSet::findNotIn(const IntervalSet &other) const {
   for (Interval a : intervals) {
     // Walk `a` upwards, skipping the parts `other` covers.
     int64_t next = a.first;
+    bool covered = false;
     for (Interval b : other.intervals) {
       if (b.second < next)
         continue;
       if (b.first > next)
         break;
+      if (b.second >= a.second) {
+        covered = true; // (also where b.second + 1 would overflow)
+        break;
+      }
       next = b.second + 1;
     }
-    if (next <= a.second)
+    if (!covered)
       return next;
   }
   return std::nullopt;
@@ -125,6 +140,23 @@ ThreadSet ThreadSet::get(int64_t task, const IntervalSet &threads) {
   if (!threads.empty())
     set.byTask.push_back({task, threads});
   return set;
+}
+
+ThreadSet ThreadSet::getFinished() {
+  IntervalSet one;
+  one.insert(0, 0);
+  return get(kFinishedTask, one);
+}
+
+ThreadSet ThreadSet::finishTask(int64_t task) const {
+  if (everyThread || !find(task))
+    return *this;
+  ThreadSet finished;
+  for (const auto &entry : byTask)
+    if (entry.first != task)
+      finished.byTask.push_back(entry);
+  finished.getOrCreate(kFinishedTask).insert(0, 0);
+  return finished;
 }
 
 bool ThreadSet::contains(GlobalThread thread) const {
@@ -209,8 +241,11 @@ ThreadSet ThreadSet::renameTask(int64_t from, int64_t to) const {
 void ThreadSet::forEachThread(function_ref<void(GlobalThread)> fn) const {
   for (const auto &[task, threads] : byTask)
     for (IntervalSet::Interval in : threads.getIntervals())
-      for (int64_t thread = in.first; thread <= in.second; ++thread)
+      for (int64_t thread = in.first;; ++thread) {
         fn(GlobalThread{task, thread});
+        if (thread == in.second)
+          break;
+      }
 }
 
 void ThreadSet::print(raw_ostream &os) const {
@@ -222,6 +257,10 @@ void ThreadSet::print(raw_ostream &os) const {
   llvm::interleave(
       byTask, os,
       [&](const auto &entry) {
+        if (entry.first == kFinishedTask) {
+          os << "finished tasks";
+          return;
+        }
         os << "task " << entry.first << ": ";
         entry.second.print(os);
       },

@@ -257,11 +257,13 @@ const CollTiling *CollectiveAnalysis::deriveLoop(Operation *op,
   // The guide's example: cuda_threads(0, 10, unit = 4 * cuda_thread) in a
   // warp asks for 10 x 4 = 40 > 32 threads. A unit too large for the scope
   // may also show up as a misalignment, so count threads too.
-  int64_t unitThreads = getFixedUnitThreads(*type);
-  if (deriveError.kind == DeriveError::Kind::NotEnoughThreads ||
-      hi.getValue() * unitThreads > tiling.getBoxThreads()) {
+  int64_t unitThreads = getFixedUnitThreads(*type), asked;
+  bool overflows = llvm::MulOverflow(hi.getValue(), unitThreads, asked);
+  if (deriveError.kind == DeriveError::Kind::NotEnoughThreads || overflows ||
+      asked > tiling.getBoxThreads()) {
     error(op, "cuda_threads loop asks for " + str(hi.getValue()) + " x " +
-                  formatUnit(unit) + " = " + str(hi.getValue() * unitThreads) +
+                  formatUnit(unit) + " = " +
+                  (overflows ? std::string("more than 2^63") : str(asked)) +
                   " threads, more than the collective of its scope (" +
                   str(tiling.getBoxThreads()) +
                   " threads) provides: " + deriveError.message);

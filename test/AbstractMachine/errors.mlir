@@ -93,3 +93,43 @@ exoam.proc @home_window(%N: index) {
   // expected-error @below {{the home barrier of a record must be one element}}
   exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[0] home @bar[0 to 1] threads gpu[4]
 }
+
+// -----
+
+// Coordinates and loop bounds are computed with overflow checks: an index
+// past int64 is an error, not a wrapped window or an endless loop.
+exoam.proc @coordinate_overflow(%N: index) {
+  exoam.alloc @x[4]
+  // expected-error @below {{a coordinate of the access to @x overflows int64 (or is missing) with these values}}
+  exoam.record_read fully_ordered @x[%N + 9223372036854775807] on cuda_in_order_ram_qual threads gpu[4]
+}
+
+// -----
+
+exoam.proc @bound_overflow(%N: index) {
+  // expected-error @below {{a loop bound overflows int64 with these values}}
+  exoam.loop %i in (0, %N + 9223372036854775807) {
+  }
+}
+
+// -----
+
+// A loop up to the largest int64 runs its one iteration and ends.
+exoam.proc @last_index(%N: index) {
+  exoam.alloc @x[9223372036854775807]
+  exoam.loop %i in (9223372036854775806, 9223372036854775807) {
+    // expected-note @below {{the read was recorded here}}
+    exoam.record_read fully_ordered @x[%i] on cuda_in_order_ram_qual threads gpu[4]
+  }
+  // expected-error @below {{check_reads failed on @x[9223372036854775806]}}
+  exoam.check_reads temporally_ordered @x[9223372036854775806] on [cuda_in_order_ram_qual] threads gpu[4]
+}
+
+// -----
+
+// Barrier elements are walked one by one: a barrier allocation or access
+// of more than 2^16 elements is refused.
+exoam.proc @huge_barrier(%N: index) {
+  // expected-error @below {{the barrier access to @bar names more than 65536 barrier elements}}
+  exoam.alloc barrier @bar[2147483647, 2147483647]
+}

@@ -28,6 +28,12 @@
 // RUN: not exogpu-opt %s --exogpu-sync-check="proc=good N" 2>&1 | FileCheck %s --check-prefix=MALFORMED-N
 // RUN: not exogpu-opt %s --exogpu-sync-check="proc=good N=128 engine=bogus" 2>&1 | FileCheck %s --check-prefix=ENGINE
 // RUN: not exogpu-opt %s -exoam-interpret=engine=bogus 2>&1 | FileCheck %s --check-prefix=INTERPRET-ENGINE
+// A size is never negative; true and false are values of bool parameters;
+// a name no checked proc has is a mistake (here a misspelt N).
+// RUN: not exogpu-opt %s --exogpu-sync-check="proc=good N=-64" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not exogpu-opt %s --exogpu-sync-check="proc=good N=true" 2>&1 | FileCheck %s --check-prefix=BOOL-SIZE
+// RUN: not exogpu-opt %s --exogpu-sync-check="proc=good N=64 n=64" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not exogpu-opt %s --exogpu-sync-check="proc=shifted k=false" 2>&1 | FileCheck %s --check-prefix=BOOL-INDEX
 
 // DEFAULT-NOT: error
 // DEFAULT: error: WAW hazard on @x[0]: this write is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0)
@@ -61,6 +67,10 @@
 // MALFORMED-N: error: exogpu-sync-check: expected name=integer, got 'N'
 // ENGINE: error: exogpu-sync-check: unknown engine 'bogus' (expected box or reference)
 // INTERPRET-ENGINE: error: exoam-interpret: unknown engine 'bogus' (expected box or reference)
+// NEGATIVE: error: exogpu-sync-check: size parameter 'N' must not be negative, got -64
+// BOOL-SIZE: error: exogpu-sync-check: parameter 'N' takes an integer, not true
+// UNKNOWN: error: exogpu-sync-check: no proc it checks has a parameter named 'n'
+// BOOL-INDEX: error: exogpu-sync-check: parameter 'k' takes an integer, not false
 
 // Each thread adds into its own element of its task's block.
 exogpu.proc @good(%N: size, %x: f32[%N] @CudaGmemLinear) requires %N mod 64 == 0 {

@@ -17,6 +17,21 @@ exogpu.proc @too_many_threads() {
 
 // -----
 
+// A thread count past int64 is reported as such, not as a wrapped product.
+exogpu.proc @thread_count_overflow() {
+  exogpu.device_function(blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %w in cuda_threads(0, 4, unit = cuda_warp) {
+        // expected-error @+1 {{cuda_threads loop asks for 4611686018427387904 x 4 * cuda_thread = more than 2^63 threads, more than the collective of its scope (32 threads) provides}}
+        exogpu.for %i in cuda_threads(0, 4611686018427387904, unit = 4 * cuda_thread) {
+        }
+      }
+    }
+  }
+}
+
+// -----
+
 // A unit larger than the scope's collective.
 exogpu.proc @unit_larger_than_scope() {
   exogpu.device_function(blockDim = 256) {

@@ -11,6 +11,7 @@
 #define EXOGPU_ABSTRACTMACHINE_EVALUATION_H
 
 #include "ExoGPU/AbstractMachine/SyncEnv.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 
 namespace mlir {
 class Operation;
@@ -38,8 +39,11 @@ struct AccessWindow {
 /// ALLOC resets).
 AccessWindow getAllocationWindow(StringAttr var, ArrayRef<int64_t> extents);
 
-/// Evaluates `access` with `values` for the op's control operands.
-AccessWindow evaluateAccess(AccessAttr access, ArrayRef<int64_t> values);
+/// Evaluates `access` with `values` for the op's control operands; an error
+/// at `op` if a coordinate overflows int64.
+FailureOr<AccessWindow> evaluateAccess(Operation *op, AccessAttr access,
+                                       ArrayRef<int64_t> values,
+                                       exogpu::ControlExprEvaluator &evaluator);
 
 /// The single element common to all `windows` (Fig. 22 ARRIVE's home
 /// barrier), or nothing if they share no element or more than one.

@@ -35,9 +35,18 @@ struct InterpretOptions {
   /// where that gives the same result (docs/abstract-machine.md "Task
   /// replay").
   bool replayTasks = true;
+  /// Whether the box engine runs the iterations of loops whose bodies only
+  /// check, clear and record in bulk once they reach a fixed point
+  /// (docs/abstract-machine.md "Loops in bulk").
+  bool bulkLoops = true;
   /// Whether to emit a remark per replayable task loop: how many of its
   /// tasks ran statement by statement and how many were replayed.
   bool replayRemarks = false;
+  /// Whether the box engine rewrites the records of a finished replayable
+  /// task into their finished form (docs/abstract-machine.md "Finished
+  /// tasks"); a diagnostic that would name such a record comes from a run
+  /// without the rewrite.
+  bool compactFinishedTasks = true;
 };
 
 /// Runs `proc` from the initial state (task id 0, empty environment) with
@@ -48,23 +57,32 @@ struct InterpretOptions {
 LogicalResult interpretProc(ProcOp proc, ArrayRef<int64_t> args,
                             const InterpretOptions &options = {});
 
+/// The value a pass option gives a parameter.
+struct Binding {
+  int64_t value;
+  /// Whether it was written `true` or `false` (a value for a bool parameter
+  /// only).
+  bool boolean;
+};
+using Bindings = llvm::StringMap<Binding>;
+
 /// Parses the `name=value` bindings of a pass option (`true` and `false`
 /// stand for 1 and 0). Malformed or repeated names are reported on `op`,
 /// prefixed by `passName`.
-FailureOr<llvm::StringMap<int64_t>>
-parseBindings(Operation *op, StringRef passName, ArrayRef<std::string> items);
+FailureOr<Bindings> parseBindings(Operation *op, StringRef passName,
+                                  ArrayRef<std::string> items);
 
 /// Rewrites pass options where `name=value` items stand for themselves
 /// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
 /// an option of the interpreting passes (`args`, `engine`, `proc`,
-/// `replay-tasks`, `replay-remarks`) are kept.
+/// `replay-tasks`, `replay-remarks`, `bulk-loops`) are kept.
 std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A
-/// missing value or a boolean that is neither 0 nor 1 is reported on `proc`.
+/// missing value, a boolean that is neither 0 nor 1, or `true` or `false`
+/// for an integer parameter is reported on `proc`.
 FailureOr<SmallVector<int64_t>>
-bindParams(ProcOp proc, const llvm::StringMap<int64_t> &bindings,
-           StringRef passName);
+bindParams(ProcOp proc, const Bindings &bindings, StringRef passName);
 
 } // namespace mlir::exoam
 

@@ -41,6 +41,10 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
     Option<"replayRemarks", "replay-remarks", "bool", /*default=*/"false",
            "emit a remark at each task loop: how many of its tasks ran and "
            "how many were replayed">,
+    Option<"bulkLoops", "bulk-loops", "bool", /*default=*/"true",
+           "let the box engine run the iterations of a loop that only "
+           "checks, clears and records in bulk once they reach a fixed "
+           "point">,
   ];
 }
 
@@ -83,6 +87,10 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
     Option<"replayRemarks", "replay-remarks", "bool", /*default=*/"false",
            "emit a remark at each task loop: how many of its tasks ran and "
            "how many were replayed">,
+    Option<"bulkLoops", "bulk-loops", "bool", /*default=*/"true",
+           "let the box engine run the iterations of a loop that only "
+           "checks, clears and records in bulk once they reach a fixed "
+           "point">,
   ];
 }
 

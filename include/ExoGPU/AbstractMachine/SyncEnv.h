@@ -15,6 +15,7 @@
 #include "ExoGPU/AbstractMachine/ThreadSet.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMAttrs.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/Hashing.h"
 #include <map>
 #include <set>
 #include <vector>
@@ -62,6 +63,10 @@ public:
   }
   /// S := S v grant; returns whether a grant was added.
   bool join(VisibilityGrant grant);
+  /// Drops the grants another grant covers (the first of equal ones
+  /// stays): S is unchanged, and equal functions get equal grant lists more
+  /// often.
+  void dropCoveredGrants();
   /// Inserts `grant` at `position` of the grant list as it is (to
   /// materialize a group member, whose own grant sits there).
   void insertGrant(unsigned position, VisibilityGrant grant) {
@@ -167,6 +172,32 @@ struct ElementState {
   int64_t getPhases() const { return std::max(arrives, received); }
 };
 
+/// Whether two states are the same, provenance included.
+bool isSameState(const ElementState &a, const ElementState &b);
+/// A hash of a state consistent with isSameState.
+llvm::hash_code hashState(const ElementState &state);
+
+/// Whether `record` was made by threads of finished tasks that
+/// compactFinishedRecords replaced (its provenance is gone).
+bool isFinishedRecord(const VisibilityRecord &record);
+
+/// Rewrites the records of `records` made by `task`, which has finished
+/// (none of its threads executes again), into their finished form: every
+/// thread of `task` becomes the one thread standing for finished tasks
+/// (ThreadSet::getFinished), a group becomes the one plain record all its
+/// members then are, and the observed arrive counts of barriers for which
+/// `isDead` holds (barriers reallocated before any use) are dropped. Equal
+/// records are then kept once. No later verdict changes: a later statement
+/// is executed by threads of later tasks, which see a finished record
+/// exactly where they saw the original, or by all of G (CPU scope), for
+/// which only whether some thread sees it matters (docs/abstract-machine.md
+/// "Finished tasks"). The provenance of the rewritten records is lost (a
+/// diagnostic naming one needs the run without the rewrite). Returns
+/// whether the list changed.
+bool compactFinishedRecords(std::vector<VisibilityRecord> &records,
+                            int64_t task,
+                            function_ref<bool(const ElementKey &)> isDead);
+
 /// Whether a grant of `record` gives every thread unordered or above.
 bool isSeenByAll(const VisibilityRecord &record);
 
@@ -218,10 +249,29 @@ bool augment(VisibilityRecord &record, const ThreadSet &exec, QualMask full,
 bool liftFence(std::vector<VisibilityRecord> &records, bool transitive,
                const ThreadSet &exec, QualMask pre, QualMask full,
                QualMask temp);
-/// ARRIVE: witnessed records observe `counts`.
+/// The AWAITs that may still raise a record through a barrier element: their
+/// executing threads lie in `threads`, and each joins fully_ordered on the
+/// timelines of a first set and temporally_ordered on those of the second
+/// (Fig. 22 AWAIT's augment).
+struct BarrierAwaiters {
+  ThreadSet threads;
+  SmallVector<std::pair<QualMask, QualMask>, 1> grants;
+};
+
+/// Whether every AWAIT of `awaiters` leaves `record` as it is (its grants
+/// already cover what the AWAIT would join): the record's observed count of
+/// that barrier then carries no information.
+bool isBeyondAwaiters(const VisibilityRecord &record,
+                      const BarrierAwaiters &awaiters);
+
+/// ARRIVE: witnessed records observe `counts`. With `awaitersOf`, a record
+/// does not observe a barrier whose awaiters are known (non-null) and leave
+/// it as it is (isBeyondAwaiters): no AWAIT could use that count.
 bool liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
                 const ThreadSet &exec, QualMask pre,
-                ArrayRef<std::pair<ElementKey, int64_t>> counts);
+                ArrayRef<std::pair<ElementKey, int64_t>> counts,
+                function_ref<const BarrierAwaiters *(const ElementKey &)>
+                    awaitersOf = nullptr);
 /// AWAIT: records that observed an arrive count of `barrier` at most `max`
 /// are augmented. With `own` (the await of a commit group), each executing
 /// thread is raised only on the records it sees at unordered or above on

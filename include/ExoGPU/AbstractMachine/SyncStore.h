@@ -53,9 +53,12 @@ public:
   /// Replaces rho(x, n) by `fn(rho(x, n))` for every element of `window`.
   /// `fn` must depend on the state alone, not on the element, and return
   /// whether it changed a record list (it may change the barrier counts
-  /// without saying so).
+  /// without saying so). With `share`, elements whose new states are equal
+  /// (to each other, or to a state another shared update made) may share
+  /// one state: for an update that makes many different states equal.
   virtual void update(const AccessWindow &window,
-                      function_ref<bool(ElementState &)> fn) = 0;
+                      function_ref<bool(ElementState &)> fn,
+                      bool share = false) = 0;
 
   /// Calls `fn` with the elements of `window` and their states in index
   /// order until it returns false; returns false if it did. With

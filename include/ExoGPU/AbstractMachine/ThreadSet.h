@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <limits>
 #include <optional>
 
 namespace mlir::exoam {
@@ -72,6 +73,18 @@ public:
   static ThreadSet getAll();
   /// `{task} x threads`.
   static ThreadSet get(int64_t task, const IntervalSet &threads);
+
+  /// The task of the one thread that stands for the threads of finished
+  /// tasks (below every task the machine numbers): once a task is finished,
+  /// none of its threads executes again, so which of them a record is
+  /// visible to no longer matters, only whether any is (see
+  /// docs/abstract-machine.md "Finished tasks").
+  static constexpr int64_t kFinishedTask = std::numeric_limits<int64_t>::min();
+  /// The set of that one thread.
+  static ThreadSet getFinished();
+  /// The set with the threads of `task` replaced by the thread standing for
+  /// finished tasks (the set itself if it has none of them).
+  ThreadSet finishTask(int64_t task) const;
 
   bool isAll() const { return everyThread; }
   bool empty() const { return !everyThread && byTask.empty(); }

@@ -336,6 +336,34 @@ exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
 
 // -----
 
+// A negative range whose bounds are in order (lo and hi are read as signed).
+exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      // expected-error @+1 {{warp range [-2, -1) must satisfy 0 <= lo < hi}}
+      exogpu.warps(-2, -1) {
+      }
+    }
+  }
+}
+
+// -----
+
+// A loop missing its mode inside a device function (generic form): the
+// loop's own verifier reports it, before the device function looks at its
+// body.
+"exogpu.proc"() <{argExtents = [affine_map<(d0) -> ()>], argKinds = array<i32: 0>, argNames = ["N"], sym_name = "p"}> ({
+^bb0(%arg0: index):
+  "exogpu.device_function"() <{blockDim = 128 : i64, clusterDim = 1 : i64}> ({
+    // expected-error @+1 {{'exogpu.for' op requires attribute 'mode'}}
+    "exogpu.for"(%arg0) <{bounds = affine_map<(d0) -> (0, d0)>, iterName = "task"}> ({
+    ^bb0(%arg1: index):
+    }) : (index) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
 exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
   exogpu.device_function(warps = ["producer" = (1, 0, 0)]) {
     exogpu.for %task in cuda_tasks(0, %N) {
@@ -1774,5 +1802,41 @@ exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] 
 exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.4});" {
   exogpu.for %i in seq(0, 4) {
     exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// Allocations must fit the hardware (227 KiB of shared memory and 256 KiB
+// of registers per CTA, in each CTA of a cluster of at most 16): a product
+// of extents that overflows int64 is too large as well.
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @+1 {{allocates more than 3719168 bytes of shared memory (227 KiB in each CTA of a cluster of 16)}}
+      %s = exogpu.alloc f32[2147483647, 2147483647] @CudaSmemLinear
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @+1 {{allocates more than 4194304 bytes of registers (the register file of an SM in each CTA of a cluster of 16)}}
+      %r = exogpu.alloc f32[1048577] @CudaRmem
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-error @+1 {{allocates more than 464896 barrier elements}}
+      %b = exogpu.alloc barrier[2147483647, 2147483647] @CudaMbarrier
+    }
   }
 }

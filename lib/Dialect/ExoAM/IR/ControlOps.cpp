@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Dialect/ExoGPU/IR/BodyParsing.h"
 #include "StatementSyntax.h"
 #include "StatementVerifier.h"
 #include "mlir/IR/Builders.h"
@@ -18,17 +19,6 @@ using namespace mlir::exoam;
 
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoAM/IR/ControlOps.cpp.inc"
-
-/// Parses a statement body; `args` become the entry block's arguments.
-static ParseResult parseBody(OpAsmParser &parser, OperationState &result,
-                             ArrayRef<OpAsmParser::Argument> args = {}) {
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, args))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // ProcOp
@@ -49,7 +39,7 @@ ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(getArgNamesAttrName(result.name), b.getArrayAttr(names));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  return parseBody(parser, result, args);
+  return exogpu::parseStatementBody(parser, result, args);
 }
 
 void ProcOp::print(OpAsmPrinter &p) {
@@ -221,7 +211,7 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   iterator.type = parser.getBuilder().getIndexType();
-  return parseBody(parser, result, {iterator});
+  return exogpu::parseStatementBody(parser, result, {iterator});
 }
 
 void LoopOp::print(OpAsmPrinter &p) {
@@ -262,7 +252,7 @@ ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
   if (ctrl.resolve(result.operands) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  return parseBody(parser, result);
+  return exogpu::parseStatementBody(parser, result);
 }
 
 void IfOp::print(OpAsmPrinter &p) {

@@ -18,33 +18,132 @@ using namespace mlir::exogpu;
 // Evaluation
 //===----------------------------------------------------------------------===//
 
-int64_t mlir::exogpu::evaluateControlExpr(AffineExpr expr,
-                                          ArrayRef<int64_t> values) {
-  if (auto c = dyn_cast<AffineConstantExpr>(expr))
-    return c.getValue();
-  if (auto d = dyn_cast<AffineDimExpr>(expr))
-    return values[d.getPosition()];
-  auto bin = cast<AffineBinaryOpExpr>(expr);
-  int64_t l = evaluateControlExpr(bin.getLHS(), values);
-  int64_t r = evaluateControlExpr(bin.getRHS(), values);
+namespace {
+/// The instructions of a postfix program: a dimension's value or a constant
+/// is pushed (the next program word is its position or value); an
+/// operation pops two values and pushes its result.
+enum class Instruction : int64_t {
+  Dim,
+  Const,
+  Add,
+  Mul,
+  FloorDiv,
+  CeilDiv,
+  Mod
+};
+} // namespace
+
+/// Appends the program of `expr` to `program`.
+static void compile(AffineExpr expr, SmallVectorImpl<int64_t> &program) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    program.append({static_cast<int64_t>(Instruction::Const), c.getValue()});
+    return;
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    program.append({static_cast<int64_t>(Instruction::Dim),
+                    static_cast<int64_t>(d.getPosition())});
+    return;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin) {
+    // A symbol (control expressions have none): its value is unknown.
+    program.append({static_cast<int64_t>(Instruction::Dim), -1});
+    return;
+  }
+  compile(bin.getLHS(), program);
+  compile(bin.getRHS(), program);
+  Instruction op = Instruction::Add;
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    return l + r;
+    op = Instruction::Add;
+    break;
   case AffineExprKind::Mul:
-    return l * r;
+    op = Instruction::Mul;
+    break;
   case AffineExprKind::FloorDiv:
-    return r == 0 ? 0 : llvm::divideFloorSigned(l, r);
+    op = Instruction::FloorDiv;
+    break;
   case AffineExprKind::CeilDiv:
-    return r == 0 ? 0 : llvm::divideCeilSigned(l, r);
-  case AffineExprKind::Mod: {
-    if (r == 0)
-      return 0;
-    int64_t m = l % r;
-    return m < 0 ? m + r : m;
-  }
+    op = Instruction::CeilDiv;
+    break;
   default:
-    return 0;
+    op = Instruction::Mod;
+    break;
   }
+  program.push_back(static_cast<int64_t>(op));
+}
+
+/// Runs `program` on `values`; nothing if an intermediate value overflows.
+static std::optional<int64_t> run(ArrayRef<int64_t> program,
+                                  ArrayRef<int64_t> values) {
+  SmallVector<int64_t, 8> stack;
+  for (size_t pc = 0; pc < program.size(); ++pc) {
+    auto op = static_cast<Instruction>(program[pc]);
+    if (op == Instruction::Dim) {
+      int64_t position = program[++pc];
+      if (position < 0 || static_cast<size_t>(position) >= values.size())
+        return std::nullopt;
+      stack.push_back(values[position]);
+      continue;
+    }
+    if (op == Instruction::Const) {
+      stack.push_back(program[++pc]);
+      continue;
+    }
+    int64_t r = stack.pop_back_val(), &l = stack.back();
+    bool overflow = false;
+    switch (op) {
+    case Instruction::Add:
+      overflow = llvm::AddOverflow(l, r, l);
+      break;
+    case Instruction::Mul:
+      overflow = llvm::MulOverflow(l, r, l);
+      break;
+    case Instruction::FloorDiv:
+    case Instruction::CeilDiv:
+      // INT64_MIN / -1 is the one quotient past int64.
+      overflow = r == -1 && l == std::numeric_limits<int64_t>::min();
+      if (!overflow)
+        l = r == 0
+                ? 0
+                : (op == Instruction::FloorDiv ? llvm::divideFloorSigned(l, r)
+                                               : llvm::divideCeilSigned(l, r));
+      break;
+    default: {
+      // (l % -1 is 0, and INT64_MIN % -1 would trap.)
+      int64_t m = r == 0 || r == -1 ? 0 : l % r;
+      // A negative remainder is moved up by the divisor (Fig. 1 mod: the
+      // non-negative remainder for a positive divisor).
+      overflow = m < 0 && llvm::AddOverflow(m, r, m);
+      l = m;
+      break;
+    }
+    }
+    if (overflow)
+      return std::nullopt;
+  }
+  return stack.empty() ? std::nullopt : std::optional<int64_t>(stack.back());
+}
+
+std::optional<int64_t>
+ControlExprEvaluator::evaluate(AffineExpr expr, ArrayRef<int64_t> values) {
+  auto [it, inserted] = programs.try_emplace(expr);
+  if (inserted)
+    compile(expr, it->second);
+  return run(it->second, values);
+}
+
+std::optional<int64_t>
+mlir::exogpu::tryEvaluateControlExpr(AffineExpr expr,
+                                     ArrayRef<int64_t> values) {
+  SmallVector<int64_t, 8> program;
+  compile(expr, program);
+  return run(program, values);
+}
+
+int64_t mlir::exogpu::evaluateControlExpr(AffineExpr expr,
+                                          ArrayRef<int64_t> values) {
+  return tryEvaluateControlExpr(expr, values).value_or(0);
 }
 
 unsigned mlir::exogpu::getCoordArity(CoordKind kind) {

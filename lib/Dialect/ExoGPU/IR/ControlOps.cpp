@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Dialect/ExoGPU/IR/BodyParsing.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
@@ -22,17 +23,6 @@ using namespace mlir::exogpu;
 /// The largest CTA CUDA launches, and the largest (non-portable) cluster.
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
 static constexpr int64_t kMaxClusterDim = 16;
-
-/// Parses a scope body; `args` become the entry block's arguments.
-static ParseResult parseScopeBody(OpAsmParser &parser, OperationState &result,
-                                  ArrayRef<OpAsmParser::Argument> args = {}) {
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, args))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // ForOp
@@ -85,7 +75,7 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   if (StringAttr name = getUserName(b.getContext(), iterator.ssaName.name))
     result.addAttribute(getIterNameAttrName(result.name), name);
   iterator.type = b.getIndexType();
-  return parseScopeBody(parser, result, {iterator});
+  return parseStatementBody(parser, result, {iterator});
 }
 
 void ForOp::print(OpAsmPrinter &p) {
@@ -187,7 +177,7 @@ ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
   if (ctrl.resolve(result.operands) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  return parseScopeBody(parser, result);
+  return parseStatementBody(parser, result);
 }
 
 void IfOp::print(OpAsmPrinter &p) {
@@ -322,7 +312,7 @@ ParseResult DeviceFunctionOp::parse(OpAsmParser &parser,
                       b.getI64IntegerAttr(clusterDim));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  return parseScopeBody(parser, result);
+  return parseStatementBody(parser, result);
 }
 
 void DeviceFunctionOp::print(OpAsmPrinter &p) {
@@ -375,6 +365,11 @@ LogicalResult DeviceFunctionOp::verify() {
                          << "], got " << threads;
   if (!getBody().args_empty())
     return emitOpError("body must not have arguments");
+  return success();
+}
+
+LogicalResult DeviceFunctionOp::verifyRegions() {
+  // (After the body's ops are verified: a loop there has its mode.)
   Block &body = getBody().front();
   auto tasks = body.empty() ? ForOp() : dyn_cast<ForOp>(body.front());
   if (!llvm::hasSingleElement(body) || !tasks ||
@@ -404,7 +399,7 @@ ParseResult WarpsOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  return parseScopeBody(parser, result);
+  return parseStatementBody(parser, result);
 }
 
 void WarpsOp::print(OpAsmPrinter &p) {

@@ -110,7 +110,7 @@ private:
         return failure();
       return inner;
     }
-    int64_t intValue;
+    int64_t intValue = 0;
     OptionalParseResult hasInt = parser.parseOptionalInteger(intValue);
     if (hasInt.has_value()) {
       if (failed(*hasInt))

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Dialect/ExoGPU/IR/BodyParsing.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/CudaTemplate.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
@@ -285,12 +286,7 @@ ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, sig.args))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
+  return parseStatementBody(parser, result, sig.args);
 }
 
 void ProcOp::print(OpAsmPrinter &p) {
@@ -418,12 +414,7 @@ ParseResult InstrOp::parse(OpAsmParser &parser, OperationState &result) {
                                       "collective unit");
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, sig.args))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
+  return parseStatementBody(parser, result, sig.args);
 }
 
 void InstrOp::print(OpAsmPrinter &p) {

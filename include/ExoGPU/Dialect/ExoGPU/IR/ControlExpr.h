@@ -18,9 +18,29 @@
 
 namespace mlir::exogpu {
 
-/// Evaluates a quasi-affine expression on concrete values of its dimensions.
-/// `/` and `mod` are floor division and its non-negative remainder.
+/// Evaluates a quasi-affine expression on concrete values of its dimensions,
+/// or nothing if an intermediate value overflows int64 (or a dimension has no
+/// value). `/` and `mod` are floor division and its non-negative remainder; a
+/// division or mod by zero is 0.
+std::optional<int64_t> tryEvaluateControlExpr(AffineExpr expr,
+                                              ArrayRef<int64_t> values);
+
+/// tryEvaluateControlExpr, with 0 where it gives nothing (for callers whose
+/// values cannot overflow).
 int64_t evaluateControlExpr(AffineExpr expr, ArrayRef<int64_t> values);
+
+/// Evaluates control expressions many times (the abstract machine runs each
+/// statement's expressions once per execution): each expression is
+/// translated once into a postfix program, which then runs without walking
+/// the expression. The same values as tryEvaluateControlExpr.
+class ControlExprEvaluator {
+public:
+  std::optional<int64_t> evaluate(AffineExpr expr, ArrayRef<int64_t> values);
+
+private:
+  /// Per expression, its program (see ControlExpr.cpp).
+  llvm::DenseMap<AffineExpr, SmallVector<int64_t, 8>> programs;
+};
 
 /// The kind of one window coordinate (Fig. 1 WinCoord): a point `c`, a
 /// half-open interval `lo:hi`, or the whole dimension `:`.

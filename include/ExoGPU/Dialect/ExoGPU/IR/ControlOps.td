@@ -96,7 +96,7 @@ def ExoGPU_DeviceFunctionOp : ExoGPU_ScopeOp<"device_function"> {
     ```
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$clusterDim,
-                       OptionalAttr<I64Attr>:$blockDim,
+                       OptionalAttr<ExoGPU_SignedI64Attr>:$blockDim,
                        OptionalAttr<TypedArrayAttrBase<ExoGPU_WarpGroupAttr,
                            "warp config">>:$warpConfig);
   let extraClassDeclaration = [{
@@ -107,6 +107,8 @@ def ExoGPU_DeviceFunctionOp : ExoGPU_ScopeOp<"device_function"> {
     /// The first warp index (within the CTA) of the group named `name`.
     int64_t getFirstWarpOf(::llvm::StringRef name);
   }];
+  // The body (a nest of cuda_tasks loops) is checked once its ops are.
+  let hasRegionVerifier = 1;
 }
 
 def ExoGPU_WarpsOp : ExoGPU_ScopeOp<"warps"> {
@@ -128,7 +130,8 @@ def ExoGPU_WarpsOp : ExoGPU_ScopeOp<"warps"> {
     ```
   }];
   let arguments = (ins OptionalAttr<StrAttr>:$warpName,
-                       OptionalAttr<I64Attr>:$lo, OptionalAttr<I64Attr>:$hi);
+                       OptionalAttr<ExoGPU_SignedI64Attr>:$lo,
+                       OptionalAttr<ExoGPU_SignedI64Attr>:$hi);
 }
 
 #endif // EXOGPU_CONTROL_OPS_TD

@@ -40,6 +40,13 @@ def ExoGPU_Dialect : Dialect {
 }
 
 /// Base class of every exogpu op.
+// A 64-bit integer attribute read as signed (I64Attr's getter gives the
+// unsigned value, under which a negative bound passes `< 0` checks).
+def ExoGPU_SignedI64Attr : TypedSignlessIntegerAttrBase<
+    I64, "int64_t", "64-bit signless integer attribute, read as signed"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 class ExoGPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<ExoGPU_Dialect, mnemonic, traits>;
 

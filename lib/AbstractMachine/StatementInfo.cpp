@@ -1,0 +1,194 @@
+//===- StatementInfo.cpp - what the engine reads off statements -----------===//
+//
+// Part of ExoGPU. Accesses, thread mappings and iterator coefficients of AMIR
+// statements (see StatementInfo.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "StatementInfo.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::exoam;
+
+bool mlir::exoam::isTaskLoop(LoopOp loop) {
+  Block &body = loop.getBody().front();
+  return !body.empty() && isa<IncTaskIdOp>(body.front());
+}
+
+ThreadMappingAttr mlir::exoam::getThreadMapping(Operation *op) {
+  for (NamedAttribute attr : op->getAttrs())
+    if (auto threads = dyn_cast<ThreadMappingAttr>(attr.getValue()))
+      return threads;
+  return {};
+}
+
+void mlir::exoam::forEachAccess(Operation *op,
+                                function_ref<void(StringAttr, AccessAttr)> fn) {
+  for (NamedAttribute attr : op->getAttrs()) {
+    if (auto access = dyn_cast<AccessAttr>(attr.getValue()))
+      fn(attr.getName(), access);
+    else if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
+      for (Attribute element : array)
+        if (auto access = dyn_cast<AccessAttr>(element))
+          fn(attr.getName(), access);
+  }
+}
+
+bool mlir::exoam::isAllocatedBefore(Operation *op, StringAttr var,
+                                    Block &body) {
+  for (Operation *at = op; at; at = at->getParentOp()) {
+    for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode())
+      if (auto alloc = dyn_cast<AllocOp>(prev);
+          alloc && alloc.getTarget().getVar() == var)
+        return true;
+    if (at->getBlock() == &body)
+      return false;
+  }
+  return false;
+}
+
+/// The innermost task loop around `op`, if any.
+static LoopOp getEnclosingTaskLoop(Operation *op) {
+  for (auto loop = op->getParentOfType<LoopOp>(); loop;
+       loop = loop->getParentOfType<LoopOp>())
+    if (isTaskLoop(loop))
+      return loop;
+  return {};
+}
+
+bool mlir::exoam::hasLifetimesWithinTasks(ProcOp proc, StringAttr var) {
+  bool within = true;
+  proc.walk([&](Operation *op) {
+    if (isa<AllocOp>(op) || !within)
+      return;
+    forEachAccess(op, [&](StringAttr, AccessAttr access) {
+      if (access.getVar() != var)
+        return;
+      LoopOp task = getEnclosingTaskLoop(op);
+      within &= task && isAllocatedBefore(op, var, task.getBody().front());
+    });
+  });
+  return within;
+}
+
+std::optional<AwaitReach> mlir::exoam::getAwaitReach(ProcOp proc,
+                                                     StringAttr var) {
+  if (!hasLifetimesWithinTasks(proc, var))
+    return std::nullopt;
+  AwaitReach reach;
+  bool ok = true;
+  proc.walk([&](AwaitOp await) {
+    if (await.getBarrier().getVar() != var)
+      return;
+    ThreadMappingAttr threads = await.getThreads();
+    if (threads.getScope() == ExecScope::cpu) {
+      ok = false;
+      return;
+    }
+    // The threads of the collective tiling's index space.
+    int64_t count = 1;
+    for (TilingDimAttr dim : threads.getDims())
+      if (dim.getExtent() < 0 ||
+          llvm::MulOverflow(count, dim.getExtent(), count))
+        ok = false;
+    reach.threads = std::max(reach.threads, count);
+    QualMask full = await.getFull().getBits();
+    std::pair<QualMask, QualMask> grant{full,
+                                        await.getTemp().getBits() & ~full};
+    if (!llvm::is_contained(reach.grants, grant))
+      reach.grants.push_back(grant);
+  });
+  if (!ok)
+    return std::nullopt;
+  return reach;
+}
+
+/// Whether operand `position` is an iterator of interest (or past the list).
+static bool isIterator(uint64_t position, IteratorMap iteratorOf) {
+  return position >= iteratorOf.size() || iteratorOf[position] >= 0;
+}
+
+bool mlir::exoam::usesIterator(AffineExpr expr, IteratorMap iteratorOf) {
+  bool uses = false;
+  expr.walk([&](AffineExpr sub) {
+    if (auto dim = dyn_cast<AffineDimExpr>(sub))
+      uses |= isIterator(dim.getPosition(), iteratorOf);
+  });
+  return uses;
+}
+
+bool mlir::exoam::usesIterator(ThreadMappingAttr threads,
+                               IteratorMap iteratorOf) {
+  for (TilingDimAttr dim : threads.getDims())
+    for (TilingOpAttr tiling : dim.getOps())
+      if (tiling.getIter() &&
+          (*tiling.getIter() < 0 || isIterator(*tiling.getIter(), iteratorOf)))
+        return true;
+  return false;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::exoam::getIteratorCoefficients(AffineExpr expr, IteratorMap iteratorOf,
+                                     unsigned count) {
+  SmallVector<int64_t> zero(count, 0);
+  if (!usesIterator(expr, iteratorOf))
+    return zero;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() >= iteratorOf.size())
+      return std::nullopt;
+    zero[iteratorOf[dim.getPosition()]] = 1;
+    return zero;
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add) {
+    auto lhs = getIteratorCoefficients(binary.getLHS(), iteratorOf, count);
+    auto rhs = getIteratorCoefficients(binary.getRHS(), iteratorOf, count);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    for (unsigned i = 0; i < count; ++i)
+      if (llvm::AddOverflow((*lhs)[i], (*rhs)[i], (*lhs)[i]))
+        return std::nullopt;
+    return lhs;
+  }
+  if (expr.getKind() != AffineExprKind::Mul)
+    return std::nullopt; // mod, floordiv, ceildiv of an iterator
+  AffineExpr factor = binary.getLHS(), scaled = binary.getRHS();
+  if (!isa<AffineConstantExpr>(factor))
+    std::swap(factor, scaled);
+  auto constant = dyn_cast<AffineConstantExpr>(factor);
+  if (!constant)
+    return std::nullopt;
+  auto inner = getIteratorCoefficients(scaled, iteratorOf, count);
+  if (inner)
+    for (int64_t &c : *inner)
+      if (llvm::MulOverflow(c, constant.getValue(), c))
+        return std::nullopt;
+  return inner;
+}
+
+std::optional<SmallVector<SmallVector<int64_t>>>
+mlir::exoam::getAccessShifts(AccessAttr access, IteratorMap iteratorOf,
+                             unsigned count) {
+  AffineMap coords = access.getCoords();
+  SmallVector<SmallVector<int64_t>> perDim;
+  unsigned result = 0;
+  for (int32_t kind : access.getKinds()) {
+    std::optional<SmallVector<int64_t>> first;
+    for (int32_t i = 0; i <= kind; ++i) {
+      if (result >= coords.getNumResults())
+        return std::nullopt;
+      auto c = getIteratorCoefficients(coords.getResult(result++), iteratorOf,
+                                       count);
+      if (!c || (first && *first != *c))
+        return std::nullopt;
+      first = c;
+    }
+    if (!first)
+      return std::nullopt;
+    perDim.push_back(*first);
+  }
+  return perDim;
+}
