@@ -46,14 +46,15 @@ void ExoAMInterpretPass::runOnOperation() {
                                << engine << "' (expected box or reference)";
     return signalPassFailure();
   }
+  InterpretOptions interpretOptions{*engineKind, replayTasks, bulkLoops,
+                                    replayRemarks};
+  interpretOptions.progressSeconds = progressSeconds;
   bool ok = true;
   module.walk([&](ProcOp proc) {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(proc, *bindings, getArgument());
     ok &= succeeded(values) &&
-          succeeded(interpretProc(
-              proc, *values,
-              {*engineKind, replayTasks, bulkLoops, replayRemarks}));
+          succeeded(interpretProc(proc, *values, interpretOptions));
   });
   if (!ok)
     signalPassFailure();

@@ -134,8 +134,8 @@ private:
   exogpu::ControlExprEvaluator evaluator;
   /// iota.
   int64_t task = 0;
-  /// Remarks every 10 s of a long run where it is (the innermost loop
-  /// then running), so that a large size is never a silent hang.
+  /// Remarks every options.progressSeconds of a long run where it is (the
+  /// innermost loop then running), so that a large size is never a silent hang.
   void reportProgress(LoopOp op, int64_t done, int64_t total);
   struct {
     std::chrono::steady_clock::time_point start =
@@ -347,7 +347,7 @@ LogicalResult Interpreter::execLoopIterations(LoopOp op, int64_t lo,
 
 void Interpreter::reportProgress(LoopOp op, int64_t done, int64_t total) {
   auto now = std::chrono::steady_clock::now();
-  if (now - progress.last < std::chrono::seconds(10))
+  if (now - progress.last < std::chrono::seconds(options.progressSeconds))
     return;
   progress.last = now;
   auto seconds =
@@ -1259,7 +1259,7 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
   for (StringRef item : items) {
     StringRef name = item.split('=').first;
     if (llvm::is_contained({"args", "engine", "proc", "replay-tasks",
-                            "replay-remarks", "bulk-loops"},
+                            "replay-remarks", "bulk-loops", "progress-seconds"},
                            name))
       kept.push_back(item.str());
     else

@@ -127,6 +127,9 @@ void SyncCheckPass::runOnOperation() {
 
   OwningOpRef<ModuleOp> machine = ModuleOp::create(module.getLoc());
   OpBuilder builder = OpBuilder::atBlockEnd(machine->getBody());
+  InterpretOptions interpretOptions{*engineKind, replayTasks, bulkLoops,
+                                    replayRemarks};
+  interpretOptions.progressSeconds = progressSeconds;
   bool ok = true;
   for (exogpu::ProcOp proc : *procs) {
     FailureOr<ProcOp> amProc =
@@ -138,9 +141,7 @@ void SyncCheckPass::runOnOperation() {
     FailureOr<SmallVector<int64_t>> values =
         bindParams(*amProc, *bindings, getArgument());
     ok &= succeeded(values) &&
-          succeeded(interpretProc(
-              *amProc, *values,
-              {*engineKind, replayTasks, bulkLoops, replayRemarks}));
+          succeeded(interpretProc(*amProc, *values, interpretOptions));
   }
   if (!ok)
     signalPassFailure();

@@ -47,6 +47,9 @@ struct InterpretOptions {
   /// tasks"); a diagnostic that would name such a record comes from a run
   /// without the rewrite.
   bool compactFinishedTasks = true;
+  /// Seconds between the remarks that tell where a long run is (0: at every
+  /// loop iteration, which is what the tests use).
+  unsigned progressSeconds = 10;
 };
 
 /// Runs `proc` from the initial state (task id 0, empty environment) with
@@ -75,7 +78,8 @@ FailureOr<Bindings> parseBindings(Operation *op, StringRef passName,
 /// Rewrites pass options where `name=value` items stand for themselves
 /// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
 /// an option of the interpreting passes (`args`, `engine`, `proc`,
-/// `replay-tasks`, `replay-remarks`, `bulk-loops`) are kept.
+/// `replay-tasks`, `replay-remarks`, `bulk-loops`, `progress-seconds`) are
+/// kept.
 std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A

@@ -45,6 +45,10 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
            "let the box engine run the iterations of a loop that only "
            "checks, clears and records in bulk once they reach a fixed "
            "point">,
+    Option<"progressSeconds", "progress-seconds", "unsigned",
+           /*default=*/"10",
+           "seconds between the remarks that tell where a long run is "
+           "(0: at every loop iteration)">,
   ];
 }
 
@@ -91,6 +95,10 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
            "let the box engine run the iterations of a loop that only "
            "checks, clears and records in bulk once they reach a fixed "
            "point">,
+    Option<"progressSeconds", "progress-seconds", "unsigned",
+           /*default=*/"10",
+           "seconds between the remarks that tell where a long run is "
+           "(0: at every loop iteration)">,
   ];
 }
 
