@@ -417,3 +417,20 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.await(%cg[], Sm80_cp_async, 0) : barrier @CudaCommitGroup
 // CHECK: exogpu.await(%cg[], cuda_in_order, 2) : barrier @CudaCommitGroup
 // CHECK: exogpu.await(%cs[], cuda_in_order, 0) : barrier @CudaClusterSync
+
+// Allocations at the hardware limits verify (the twins of the limit errors
+// in invalid.mlir: 227 KiB of shared memory, 256 KiB of registers and
+// 227 KiB / 8 mbarriers in each CTA of a cluster of 16).
+// CHECK-LABEL: exogpu.proc @at_the_limits(
+// CHECK: exogpu.alloc f32[929792] @CudaSmemLinear
+// CHECK: exogpu.alloc f32[1048576] @CudaRmem
+// CHECK: exogpu.alloc barrier[464896] @CudaMbarrier
+exogpu.proc @at_the_limits() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %s = exogpu.alloc f32[929792] @CudaSmemLinear
+      %r = exogpu.alloc f32[1048576] @CudaRmem
+      %b = exogpu.alloc barrier[464896] @CudaMbarrier
+    }
+  }
+}
