@@ -530,10 +530,23 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
         fn(all, lo);
       };
 
+  // The first iteration whose window leaves its variable's allocation runs
+  // as written and reports the access: the windows move along a line, so
+  // the ones within the allocation are those of consecutive iterations from
+  // lo (whose windows were evaluated, and so are within it).
+  int64_t stop = hi;
+  for (const auto &[var, info] : moving) {
+    int64_t within = lo, outside = stop;
+    while (outside - within > 1) {
+      int64_t middle = within + (outside - within) / 2;
+      (isInBounds(windowAt(info, middle)) ? within : outside) = middle;
+    }
+    stop = outside;
+  }
+
   // Dry run: the first iteration in which a check on a moving variable
   // fails, if any (each element's state evolves alone, so elements that
   // share a state share the outcome).
-  int64_t stop = hi;
   for (const auto &[var, info] : moving) {
     DenseMap<const ElementState *, bool> outcome;
     auto fails = [&](const ElementState &start) {

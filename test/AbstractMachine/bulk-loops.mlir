@@ -120,3 +120,19 @@ exoam.proc @two_windows_apart() {
   // expected-error @below {{check_mutates failed on @x[250]}}
   exoam.check_mutates fully_ordered @x[250] on [cuda_in_order_ram_qual] threads gpu[2 (_, 1, 0)]
 }
+
+// -----
+
+// A moving window that leaves its allocation: iteration 34 reaches
+// A[0..3, 136..138] of a 136-column A; the iterations before it run in bulk,
+// iteration 34 runs and reports the access (found by utils/fuzz-engines.py:
+// the bulk once ran past the allocation silently).
+// CHECK: remark: loop: 3 iteration(s) ran, 32 in bulk
+exoam.proc @leaves_allocation() {
+  exoam.alloc @A[4, 136]
+  exoam.loop %k in (0, 47) {
+    // expected-error @below {{out-of-bounds access: @A[0..3, 136..138] is outside @A, allocated with extents [4, 136]}}
+    exoam.check_mutates temporally_ordered @A[0 to 3, %k * 4 to %k * 4 + 2] on [cuda_in_order_ram_qual] for read threads gpu[4 (_, 1, 3)]
+    exoam.record_read unordered @A[0 to 3, %k * 4 to %k * 4 + 2] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 3)]
+  }
+}
