@@ -74,9 +74,16 @@ static void compile(AffineExpr expr, SmallVectorImpl<int64_t> &program) {
 }
 
 /// Runs `program` on `values`; nothing if an intermediate value overflows.
+/// With `largest`, raises it to the magnitude of every value pushed.
 static std::optional<int64_t> run(ArrayRef<int64_t> program,
-                                  ArrayRef<int64_t> values) {
+                                  ArrayRef<int64_t> values,
+                                  uint64_t *largest = nullptr) {
   SmallVector<int64_t, 8> stack;
+  auto note = [&](int64_t value) {
+    if (largest)
+      *largest = std::max(*largest, value < 0 ? uint64_t(0) - uint64_t(value)
+                                              : uint64_t(value));
+  };
   for (size_t pc = 0; pc < program.size(); ++pc) {
     auto op = static_cast<Instruction>(program[pc]);
     if (op == Instruction::Dim) {
@@ -84,10 +91,12 @@ static std::optional<int64_t> run(ArrayRef<int64_t> program,
       if (position < 0 || static_cast<size_t>(position) >= values.size())
         return std::nullopt;
       stack.push_back(values[position]);
+      note(stack.back());
       continue;
     }
     if (op == Instruction::Const) {
       stack.push_back(program[++pc]);
+      note(stack.back());
       continue;
     }
     int64_t r = stack.pop_back_val(), &l = stack.back();
@@ -121,6 +130,7 @@ static std::optional<int64_t> run(ArrayRef<int64_t> program,
     }
     if (overflow)
       return std::nullopt;
+    note(l);
   }
   return stack.empty() ? std::nullopt : std::optional<int64_t>(stack.back());
 }
@@ -130,7 +140,12 @@ ControlExprEvaluator::evaluate(AffineExpr expr, ArrayRef<int64_t> values) {
   auto [it, inserted] = programs.try_emplace(expr);
   if (inserted)
     compile(expr, it->second);
-  return run(it->second, values);
+  return run(it->second, values, watching ? &largestMagnitude : nullptr);
+}
+
+void ControlExprEvaluator::watchMagnitudes(bool watch) {
+  watching = watch;
+  largestMagnitude = 0;
 }
 
 std::optional<int64_t>

@@ -631,11 +631,13 @@ ConditionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-bool ConditionAttr::evaluate(ArrayRef<int64_t> values) const {
-  AffineMap map = getMap();
+/// Evaluates `condition`, `evaluate` giving each expression's value.
+static bool evaluateCondition(ConditionAttr condition,
+                              function_ref<int64_t(AffineExpr)> evaluate) {
+  AffineMap map = condition.getMap();
   unsigned next = 0;
   bool clause = true;
-  for (int64_t raw : getAtoms()) {
+  for (int64_t raw : condition.getAtoms()) {
     auto kind = static_cast<ConditionAtomKind>(raw);
     if (kind == ConditionAtomKind::Or) {
       if (clause)
@@ -647,10 +649,10 @@ bool ConditionAttr::evaluate(ArrayRef<int64_t> values) const {
     if (kind == ConditionAtomKind::True || kind == ConditionAtomKind::False) {
       atom = kind == ConditionAtomKind::True;
     } else if (kind == ConditionAtomKind::Bool) {
-      atom = evaluateControlExpr(map.getResult(next++), values) != 0;
+      atom = evaluate(map.getResult(next++)) != 0;
     } else {
-      int64_t l = evaluateControlExpr(map.getResult(next++), values);
-      int64_t r = evaluateControlExpr(map.getResult(next++), values);
+      int64_t l = evaluate(map.getResult(next++));
+      int64_t r = evaluate(map.getResult(next++));
       atom = (kind == ConditionAtomKind::Eq && l == r) ||
              (kind == ConditionAtomKind::Lt && l < r) ||
              (kind == ConditionAtomKind::Le && l <= r) ||
@@ -660,4 +662,17 @@ bool ConditionAttr::evaluate(ArrayRef<int64_t> values) const {
     clause = clause && atom;
   }
   return clause;
+}
+
+bool ConditionAttr::evaluate(ArrayRef<int64_t> values) const {
+  return evaluateCondition(*this, [&](AffineExpr expr) {
+    return evaluateControlExpr(expr, values);
+  });
+}
+
+bool ConditionAttr::evaluate(ArrayRef<int64_t> values,
+                             ControlExprEvaluator &evaluator) const {
+  return evaluateCondition(*this, [&](AffineExpr expr) {
+    return evaluator.evaluate(expr, values).value_or(0);
+  });
 }

@@ -37,9 +37,17 @@ class ControlExprEvaluator {
 public:
   std::optional<int64_t> evaluate(AffineExpr expr, ArrayRef<int64_t> values);
 
+  /// Starts (`watch`) or stops noting the largest magnitude of the values
+  /// evaluate computes (operands and intermediate values included), from 0.
+  void watchMagnitudes(bool watch);
+  /// The largest magnitude noted since watching started.
+  uint64_t getLargestMagnitude() const { return largestMagnitude; }
+
 private:
   /// Per expression, its program (see ControlExpr.cpp).
   llvm::DenseMap<AffineExpr, SmallVector<int64_t, 8>> programs;
+  bool watching = false;
+  uint64_t largestMagnitude = 0;
 };
 
 /// The kind of one window coordinate (Fig. 1 WinCoord): a point `c`, a

@@ -16,6 +16,8 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUEnums.h.inc"
 
 namespace mlir::exogpu {
+class ControlExprEvaluator;
+
 /// The kind of one atom of a ConditionAttr.
 enum class ConditionAtomKind : int64_t {
   Eq = 0, ///< lhs == rhs

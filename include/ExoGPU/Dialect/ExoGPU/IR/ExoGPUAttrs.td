@@ -171,6 +171,10 @@ def ExoGPU_ConditionAttr : ExoGPU_Attr<"Condition", "cond"> {
   let extraClassDeclaration = [{
     /// Evaluates the condition; `values` are the control operand values.
     bool evaluate(::llvm::ArrayRef<int64_t> values) const;
+    /// The same, with `evaluator` computing the expressions (the same
+    /// values; an expression that overflows counts as 0 in both).
+    bool evaluate(::llvm::ArrayRef<int64_t> values,
+                  ControlExprEvaluator &evaluator) const;
   }];
 }
 
