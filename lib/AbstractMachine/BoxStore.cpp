@@ -81,6 +81,11 @@ public:
                      const RecordLift &lambda,
                      const LiftSignature &signature) override;
   void endBarrierLifetime(const ElementKey &barrier) override;
+  void trackLiftChanges(bool on) override {
+    liftChanges.clear();
+    trackingLifts = on;
+  }
+  bool areLiftChangesWithin(ArrayRef<AccessWindow> regions) override;
 
 private:
   using Memo = DenseMap<CellId, CellId>;
@@ -154,6 +159,10 @@ private:
   ChangeNumber latestLiftStart = 0;
   /// Per FENCE and ARRIVE signature, the start of its latest lift.
   std::map<LiftSignature, ChangeNumber> seenByLifts;
+
+  /// The cells lifts changed while tracking them (areLiftChangesWithin).
+  bool trackingLifts = false;
+  DenseSet<CellId> liftChanges;
 };
 
 } // namespace
@@ -262,6 +271,8 @@ void BoxStore::liftCell(CellId id, const RecordLift &lambda,
     return;
   index(id, /*all=*/false);
   noteChange(id);
+  if (trackingLifts)
+    liftChanges.insert(id);
 }
 
 void BoxStore::liftLogged(ChangeNumber since, ChangeNumber until,
@@ -475,6 +486,33 @@ bool BoxStore::hasRecordSeenByAll() {
     const ElementState &state = cells[id].state;
     return cells[id].refs != 0 && (llvm::any_of(state.reads, isSeenByAll) ||
                                    llvm::any_of(state.mutates, isSeenByAll));
+  });
+}
+
+bool BoxStore::areLiftChangesWithin(ArrayRef<AccessWindow> regions) {
+  // A lift changes a cell in place, for every leaf holding it: each such
+  // leaf must lie within a region, which the count of the leaves found
+  // there (one region per variable) against the cell's holders proves.
+  DenseMap<CellId, uint32_t> heldInside;
+  for (const AccessWindow &region : regions) {
+    const BoxTree *tree = findVariable(region.var);
+    if (!tree || region.empty())
+      continue;
+    if (tree->getRank() != region.ranges.size())
+      return false;
+    bool inside = true;
+    tree->visitLeaves(region.ranges, [&](BoxTree::Ranges leaf, CellId id) {
+      if (!liftChanges.contains(id))
+        return;
+      for (auto [range, bound] : llvm::zip(leaf, region.ranges))
+        inside &= bound.first <= range.first && range.second <= bound.second;
+      ++heldInside[id];
+    });
+    if (!inside)
+      return false;
+  }
+  return llvm::all_of(liftChanges, [&](CellId id) {
+    return cells[id].refs == heldInside.lookup(id);
   });
 }
 

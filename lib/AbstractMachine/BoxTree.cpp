@@ -236,10 +236,13 @@ void BoxTree::update(Ranges ranges, function_ref<Value(Value)> replace) {
 
 void BoxTree::visitNodeBoxes(const Node *node, unsigned level, Ranges ranges,
                              SmallVectorImpl<IntervalSet::Interval> &box,
+                             bool clip,
                              function_ref<void(Ranges, Value)> fn) const {
   auto [lo, hi] = ranges[level];
   if (!node) {
-    // 0 everywhere below.
+    // 0 everywhere below (not a leaf that holds a value).
+    if (!clip)
+      return;
     for (unsigned l = level; l < rank; ++l)
       box[l] = ranges[l];
     fn(box, 0);
@@ -249,11 +252,13 @@ void BoxTree::visitNodeBoxes(const Node *node, unsigned level, Ranges ranges,
   for (auto it = node->find(lo); it != node->segments.end() && it->first <= hi;
        ++it) {
     const Segment &segment = it->second;
-    box[level] = {std::max(lo, it->first), std::min(hi, segment.hi)};
-    if (leaf)
+    box[level] = clip ? IntervalSet::Interval{std::max(lo, it->first),
+                                              std::min(hi, segment.hi)}
+                      : IntervalSet::Interval{it->first, segment.hi};
+    if (!leaf)
+      visitNodeBoxes(segment.child.get(), level + 1, ranges, box, clip, fn);
+    else if (clip || segment.value != 0)
       fn(box, segment.value);
-    else
-      visitNodeBoxes(segment.child.get(), level + 1, ranges, box, fn);
   }
 }
 
@@ -264,7 +269,18 @@ void BoxTree::visitBoxes(Ranges ranges,
     return;
   }
   SmallVector<IntervalSet::Interval, 4> box(ranges);
-  visitNodeBoxes(root.get(), 0, ranges, box, fn);
+  visitNodeBoxes(root.get(), 0, ranges, box, /*clip=*/true, fn);
+}
+
+void BoxTree::visitLeaves(Ranges ranges,
+                          function_ref<void(Ranges, Value)> fn) const {
+  if (rank == 0) {
+    if (scalar != 0)
+      fn(ranges, scalar);
+    return;
+  }
+  SmallVector<IntervalSet::Interval, 4> box(ranges);
+  visitNodeBoxes(root.get(), 0, ranges, box, /*clip=*/false, fn);
 }
 
 bool BoxTree::visitNodeElements(

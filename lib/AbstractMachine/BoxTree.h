@@ -53,6 +53,10 @@ public:
   /// their first elements, each with the value all its elements hold.
   void visitBoxes(Ranges ranges, function_ref<void(Ranges, Value)> fn) const;
 
+  /// Calls `fn` with every leaf box that meets `ranges` and holds a value
+  /// other than 0, whole (not clipped to `ranges`), with its value.
+  void visitLeaves(Ranges ranges, function_ref<void(Ranges, Value)> fn) const;
+
   /// Calls `fn` with elements of `ranges` and their values in index order
   /// (last coordinate fastest) until it returns false; returns false if it
   /// did. With `distinct`, only the first element of each leaf box (the
@@ -75,7 +79,7 @@ private:
   void updateNode(Node &node, unsigned level, Ranges ranges,
                   function_ref<Value(Value)> replace);
   void visitNodeBoxes(const Node *node, unsigned level, Ranges ranges,
-                      SmallVectorImpl<IntervalSet::Interval> &box,
+                      SmallVectorImpl<IntervalSet::Interval> &box, bool clip,
                       function_ref<void(Ranges, Value)> fn) const;
   bool visitNodeElements(const Node *node, unsigned level, Ranges ranges,
                          SmallVectorImpl<int64_t> &index, bool distinct,

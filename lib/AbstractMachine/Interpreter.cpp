@@ -14,6 +14,7 @@
 #include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "PeriodicLoop.h"
 #include "StatementInfo.h"
 #include "TaskReplay.h"
 #include "llvm/ADT/MapVector.h"
@@ -72,6 +73,29 @@ private:
   /// The states of the fixed variables' windows of `op`'s body under sigma.
   FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
   snapshotFixed(LoopOp op, const BulkLoopPlan &plan);
+  /// The state of a loop that the box engine may run in a steady state.
+  struct PeriodicLoopState;
+  PeriodicLoopState *getPeriodicLoop(LoopOp op);
+  /// LOOPSTEP for iterations [lo, hi) of a loop with a periodic plan: runs
+  /// them one by one, watching some periods, and the periods after one that
+  /// proves a steady state in bulk.
+  LogicalResult execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
+                                 int64_t lo, int64_t hi);
+  /// How many periods after the watched one (`current`, which ended at
+  /// iteration `next`) do what it did, moved along: 0 unless it proves a
+  /// steady state (see PeriodicLoop.h).
+  int64_t countSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
+                             const PeriodRegions &regions,
+                             const PeriodTracker &current,
+                             const DenseMap<StringAttr, StoreSnapshot> &before,
+                             int64_t next, int64_t hi, uint64_t magnitude);
+  /// Applies `periods` periods after the watched one: the states it left on
+  /// its moving slabs, moved along, and what the task recorder would have
+  /// been told.
+  void runSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
+                        const PeriodRegions &regions,
+                        const PeriodTracker &current, int64_t periods,
+                        int64_t done, int64_t total);
   /// The box ALLOC resets.
   FailureOr<AccessWindow> getAllocationBox(AllocOp op);
   LogicalResult execIf(IfOp op);
@@ -167,6 +191,18 @@ private:
     int64_t ran = 0, bulk = 0;
   };
   llvm::MapVector<Operation *, BulkLoopState> bulkLoops;
+  /// Per sequential loop (in first-run order), its periodic plan (none: not
+  /// periodic), and how many of its iterations ran one by one and in bulk.
+  /// (Boxed: the loop's body adds entries while it runs.)
+  struct PeriodicLoopState {
+    std::optional<PeriodicLoopPlan> plan;
+    int64_t ran = 0, bulk = 0;
+  };
+  llvm::MapVector<Operation *, std::unique_ptr<PeriodicLoopState>>
+      periodicLoops;
+  /// Watches the period of a periodic loop being run, if any (loops inside
+  /// it then run one by one).
+  PeriodTracker *tracker = nullptr;
   /// Per barrier variable, the reach of its AWAITs (none: unknown).
   DenseMap<StringAttr, std::optional<AwaitReach>> awaitReaches;
   /// Watches the task being recorded, if any.
@@ -333,6 +369,8 @@ LogicalResult Interpreter::execLoopIterations(LoopOp op, int64_t lo,
                                               int64_t hi) {
   if (BulkLoopState *bulk = getBulkLoop(op))
     return execBulkLoop(op, *bulk, lo, hi);
+  if (PeriodicLoopState *periodic = getPeriodicLoop(op))
+    return execPeriodicLoop(op, *periodic, lo, hi);
   // LOOPSTEP while lo < hi, then LOOPDONE.
   TaskLoopState *taskLoop = getTaskLoop(op);
   for (int64_t y = lo; y < hi; ++y) {
@@ -369,7 +407,7 @@ Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
 }
 
 Interpreter::BulkLoopState *Interpreter::getBulkLoop(LoopOp op) {
-  if (options.engine != Engine::Box || !options.bulkLoops)
+  if (options.engine != Engine::Box || !options.bulkLoops || tracker)
     return nullptr;
   auto [it, inserted] = bulkLoops.try_emplace(op);
   if (inserted)
@@ -609,6 +647,193 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
   return runOneByOne(stop);
 }
 
+Interpreter::PeriodicLoopState *Interpreter::getPeriodicLoop(LoopOp op) {
+  if (options.engine != Engine::Box || !options.bulkLoops || tracker)
+    return nullptr;
+  auto [it, inserted] = periodicLoops.try_emplace(op);
+  if (inserted) {
+    it->second = std::make_unique<PeriodicLoopState>();
+    it->second->plan = PeriodicLoopPlan::analyze(op);
+  }
+  return it->second->plan ? it->second.get() : nullptr;
+}
+
+LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
+                                            int64_t lo, int64_t hi) {
+  const PeriodicLoopPlan &plan = *state.plan;
+  const int64_t period = plan.getPeriod();
+  Block &body = op.getBody().front();
+  // Watched periods that may prove a steady state, per run of the loop; the
+  // fewest periods left worth watching for.
+  constexpr int kTries = 4;
+  constexpr int64_t kFewest = 4;
+  auto runIteration = [&](int64_t y) {
+    reportProgress(op, y - lo, hi - lo);
+    sigma[op.getIterator()] = y;
+    ++state.ran;
+    return execBlock(body);
+  };
+  auto periodsLeft = [&](int64_t y) {
+    int64_t left;
+    return llvm::SubOverflow(hi, y, left) ? std::numeric_limits<int64_t>::max()
+                                          : left / period;
+  };
+  std::optional<PeriodTracker> previous;
+  int tries = 0;
+  for (int64_t y = lo; y < hi;) {
+    if (tries >= kTries || periodsLeft(y) < 2 + kFewest) {
+      if (failed(runIteration(y)))
+        return failure();
+      ++y;
+      continue;
+    }
+    // Watch one period; if the one before was watched too, this one may
+    // prove a steady state: snapshot the regions it should stay in.
+    std::optional<PeriodRegions> regions;
+    if (previous)
+      regions = previous->predictNext();
+    PeriodTracker current(plan);
+    DenseMap<StringAttr, StoreSnapshot> before;
+    if (regions) {
+      for (const auto &[var, region] : regions->regions)
+        before[var] = takeSnapshot(*env, region);
+      current.expectRegions(regions->regions);
+    }
+    tracker = &current;
+    env->trackLiftChanges(true);
+    evaluator.watchMagnitudes(true);
+    LogicalResult ran = success();
+    for (int64_t i = 0; i < period && succeeded(ran); ++i)
+      ran = runIteration(y + i);
+    tracker = nullptr;
+    uint64_t magnitude = evaluator.getLargestMagnitude();
+    evaluator.watchMagnitudes(false);
+    if (failed(ran)) {
+      env->trackLiftChanges(false);
+      return failure();
+    }
+    y += period;
+    int64_t periods = 0;
+    if (regions) {
+      ++tries;
+      periods = countSteadyPeriods(op, plan, *regions, current, before, y, hi,
+                                   magnitude);
+    }
+    env->trackLiftChanges(false);
+    if (periods > 0) {
+      runSteadyPeriods(op, plan, *regions, current, periods, y - lo, hi - lo);
+      y += periods * period;
+      state.bulk += periods * period;
+      previous.reset();
+      continue;
+    }
+    previous.emplace(std::move(current));
+  }
+  return success();
+}
+
+int64_t Interpreter::countSteadyPeriods(
+    LoopOp op, const PeriodicLoopPlan &plan, const PeriodRegions &regions,
+    const PeriodTracker &current,
+    const DenseMap<StringAttr, StoreSnapshot> &before, int64_t next, int64_t hi,
+    uint64_t magnitude) {
+  // The period stayed in its regions, left its fixed variables as it found
+  // them, and its lifts changed nothing outside the regions.
+  if (current.escaped())
+    return 0;
+  SmallVector<AccessWindow> boxes;
+  for (const auto &[var, region] : regions.regions) {
+    if (!plan.getMotion(var) && !matchesSnapshot(*env, before.lookup(var)))
+      return 0;
+    boxes.push_back(region);
+  }
+  if (!env->areLiftChangesWithin(boxes))
+    return 0;
+  const int64_t period = plan.getPeriod();
+  int64_t left;
+  int64_t periods = llvm::SubOverflow(hi, next, left)
+                        ? std::numeric_limits<int64_t>::max() / period
+                        : left / period;
+  // The guards keep their values, and no expression overflows: a value of
+  // magnitude m in the watched period has at most m + k * largestShift k
+  // periods later.
+  periods = plan.countPeriodsWithSameGuards(
+      next - period, [&](Value value) { return sigma.lookup(value); }, periods);
+  if (int64_t shift = plan.getLargestShift(); shift > 0) {
+    constexpr uint64_t kLargest = std::numeric_limits<int64_t>::max();
+    periods = std::min<int64_t>(
+        periods, magnitude > kLargest ? 0 : (kLargest - magnitude) / shift);
+  }
+  for (const auto &[var, previousSlab] : regions.previousSlabs) {
+    const PeriodicLoopPlan::Motion &motion = *plan.getMotion(var);
+    const AccessWindow &slab = regions.regions.lookup(var);
+    unsigned rank = slab.ranges.size();
+    // The period left its slab as the period before left its own (which
+    // this one did not change).
+    if (!matchesSnapshot(*env, takeSnapshot(*env, previousSlab),
+                         plan.getShift(var, rank, 1)))
+      return 0;
+    // The slabs ahead stay within int64, and the windows within the
+    // allocation (where one is known).
+    int64_t step = motion.step;
+    auto [lo, hi] = slab.ranges[motion.dim];
+    __int128 room = step > 0
+                        ? __int128(std::numeric_limits<int64_t>::max()) - hi
+                        : __int128(lo) - std::numeric_limits<int64_t>::min();
+    auto bounds = current.getBounds().find(var);
+    auto allocated = extents.find(var);
+    if (bounds != current.getBounds().end() && allocated != extents.end() &&
+        motion.dim < allocated->second.size()) {
+      auto [first, last] = bounds->second.ranges[motion.dim];
+      room = std::min(room, step > 0 ? __int128(allocated->second[motion.dim]) -
+                                           1 - last
+                                     : __int128(first));
+    }
+    int64_t steps = static_cast<int64_t>(std::max<__int128>(
+        0, std::min<__int128>(room / std::abs(step), periods)));
+    periods = std::min(periods, steps);
+    // The slabs ahead hold what this period's slab held when it started.
+    for (int64_t k = 1; k <= periods; ++k)
+      if (!matchesSnapshot(*env, before.lookup(var),
+                           plan.getShift(var, rank, k))) {
+        periods = k - 1;
+        break;
+      }
+  }
+  return periods;
+}
+
+void Interpreter::runSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
+                                   const PeriodRegions &regions,
+                                   const PeriodTracker &current,
+                                   int64_t periods, int64_t done,
+                                   int64_t total) {
+  llvm::MapVector<StringAttr, StoreSnapshot> after;
+  for (const auto &[var, slab] : regions.previousSlabs)
+    after[var] = takeSnapshot(*env, regions.regions.lookup(var));
+  using Call = PeriodTracker::RecorderCall;
+  for (int64_t k = 1; k <= periods; ++k) {
+    reportProgress(op, done + (k - 1) * plan.getPeriod(), total);
+    for (const auto &[var, snapshot] : after)
+      installSnapshot(
+          *env, snapshot,
+          plan.getShift(var, regions.regions.lookup(var).ranges.size(), k));
+    if (!recorder)
+      continue;
+    for (Call call : {Call::ProbeReads, Call::ProbeMutates, Call::Record})
+      current.getRecorderCalls(call).forEachBox([&](const AccessWindow &box,
+                                                    BoxTree::Value) {
+        AccessWindow moved =
+            translateWindow(box, plan.getShift(box.var, box.ranges.size(), k));
+        if (call == Call::Record)
+          recorder->noteRecord(moved);
+        else
+          recorder->noteProbe(moved, call == Call::ProbeReads,
+                              /*check=*/false);
+      });
+  }
+}
+
 LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   const TaskLoopPlan &plan = *state.plan;
   // The prefix (INCTASKID and the ALLOCs) runs as written.
@@ -688,7 +913,7 @@ LogicalResult Interpreter::execIf(IfOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  if (!op.getCondition().evaluate(*values))
+  if (!op.getCondition().evaluate(*values, evaluator))
     return success();                     // IF-FALSE
   return execBlock(op.getBody().front()); // IF-TRUE
 }
@@ -728,6 +953,8 @@ FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   AccessWindow box = getAllocationWindow(extents->var, sizes);
   if (op.getBarrier() && failed(checkBarrierWindow(op, box)))
     return failure();
+  if (tracker)
+    tracker->noteWindow(box);
   return box;
 }
 
@@ -862,11 +1089,19 @@ LogicalResult Interpreter::getEffect(Operation *op, ElementEffect &effect) {
 LogicalResult Interpreter::execEffectGroup(
     ArrayRef<std::pair<Operation *, ElementEffect>> group) {
   const AccessWindow &window = group.front().second.window;
+  using Call = PeriodTracker::RecorderCall;
   for (const auto &[op, effect] : group) {
-    if (recorder && effect.kind != ElementEffect::Kind::Record)
-      recorder->noteProbe(effect.window, effect.reads);
-    if (recorder && effect.kind == ElementEffect::Kind::Record)
+    if (!recorder)
+      break;
+    Call call = effect.kind == ElementEffect::Kind::Record ? Call::Record
+                : effect.reads                             ? Call::ProbeReads
+                                                           : Call::ProbeMutates;
+    if (call == Call::Record)
       recorder->noteRecord(effect.window);
+    else
+      recorder->noteProbe(effect.window, effect.reads);
+    if (tracker)
+      tracker->noteRecorderCall(call, effect.window);
   }
   if (group.front().second.kind != ElementEffect::Kind::Check) {
     env->update(window, [&](ElementState &state) {
@@ -1130,7 +1365,7 @@ LogicalResult Interpreter::execCheckCondition(CheckConditionOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
     return failure();
-  if (op.getCondition().evaluate(*values))
+  if (op.getCondition().evaluate(*values, evaluator))
     return success();
   return emitError(op.getLoc())
          << op.getWhat()
@@ -1182,8 +1417,11 @@ FailureOr<AccessWindow> Interpreter::evaluate(Operation *op, AccessAttr access,
            << "the reference engine walks every element, and "
            << describe(window) << " has more than " << kMostReferenceElements
            << "; use engine=box";
-  if (isInBounds(window))
+  if (isInBounds(window)) {
+    if (tracker)
+      tracker->noteWindow(window);
     return window;
+  }
   InFlightDiagnostic diag = emitError(op->getLoc())
                             << "out-of-bounds access: " << describe(window)
                             << " is outside @" << window.var.getValue()
@@ -1240,6 +1478,12 @@ void Interpreter::emitReplayRemarks() {
       emitRemark(loop->getLoc())
           << "loop: " << state.ran << " iteration(s) ran, " << state.bulk
           << " in bulk";
+  for (const auto &[loop, state] : periodicLoops)
+    if (state->plan && state->bulk)
+      emitRemark(loop->getLoc())
+          << "loop: " << state->ran << " iteration(s) ran, " << state->bulk
+          << " in bulk in a steady state of period "
+          << state->plan->getPeriod();
 }
 
 //===----------------------------------------------------------------------===//

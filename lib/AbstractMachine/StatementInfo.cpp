@@ -192,3 +192,95 @@ mlir::exoam::getAccessShifts(AccessAttr access, IteratorMap iteratorOf,
   }
   return perDim;
 }
+
+std::optional<int64_t> mlir::exoam::getPeriodShift(AffineExpr expr,
+                                                   IteratorMap iteratorOf,
+                                                   int64_t period) {
+  if (!usesIterator(expr, iteratorOf))
+    return 0;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() >= iteratorOf.size())
+      return std::nullopt;
+    return period;
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> lhs =
+      getPeriodShift(binary.getLHS(), iteratorOf, period);
+  std::optional<int64_t> rhs =
+      getPeriodShift(binary.getRHS(), iteratorOf, period);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  int64_t shift;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    if (llvm::AddOverflow(*lhs, *rhs, shift))
+      return std::nullopt;
+    return shift;
+  case AffineExprKind::Mul: {
+    // Quasi-affine: one factor is a constant (an operand's shift is 0 only
+    // if it does not use y).
+    auto lhsConstant = dyn_cast<AffineConstantExpr>(binary.getLHS());
+    auto rhsConstant = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (rhsConstant && !llvm::MulOverflow(*lhs, rhsConstant.getValue(), shift))
+      return shift;
+    if (lhsConstant && !llvm::MulOverflow(*rhs, lhsConstant.getValue(), shift))
+      return shift;
+    return std::nullopt;
+  }
+  case AffineExprKind::Mod:
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (!divisor || divisor.getValue() <= 0 || *rhs != 0 ||
+        *lhs % divisor.getValue() != 0)
+      return std::nullopt;
+    // (e + k d) mod d = e mod d; (e + k d) div d = e div d + k.
+    return expr.getKind() == AffineExprKind::Mod ? 0
+                                                 : *lhs / divisor.getValue();
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+void mlir::exoam::collectIteratorDivisors(AffineExpr expr,
+                                          IteratorMap iteratorOf,
+                                          SmallVectorImpl<int64_t> &divisors) {
+  expr.walk([&](AffineExpr sub) {
+    auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (!binary || (sub.getKind() != AffineExprKind::Mod &&
+                    sub.getKind() != AffineExprKind::FloorDiv &&
+                    sub.getKind() != AffineExprKind::CeilDiv))
+      return;
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (divisor && divisor.getValue() > 0 &&
+        usesIterator(binary.getLHS(), iteratorOf))
+      divisors.push_back(divisor.getValue());
+  });
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::exoam::getAccessPeriodShifts(AccessAttr access, IteratorMap iteratorOf,
+                                   int64_t period) {
+  AffineMap coords = access.getCoords();
+  SmallVector<int64_t> perDim;
+  unsigned result = 0;
+  for (int32_t kind : access.getKinds()) {
+    std::optional<int64_t> first;
+    for (int32_t i = 0; i <= kind; ++i) {
+      if (result >= coords.getNumResults())
+        return std::nullopt;
+      std::optional<int64_t> shift =
+          getPeriodShift(coords.getResult(result++), iteratorOf, period);
+      if (!shift || (first && *first != *shift))
+        return std::nullopt;
+      first = shift;
+    }
+    if (!first)
+      return std::nullopt;
+    perDim.push_back(*first);
+  }
+  return perDim;
+}

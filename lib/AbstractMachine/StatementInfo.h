@@ -77,6 +77,27 @@ getIteratorCoefficients(AffineExpr expr, IteratorMap iteratorOf,
 std::optional<SmallVector<SmallVector<int64_t>>>
 getAccessShifts(AccessAttr access, IteratorMap iteratorOf, unsigned count);
 
+/// E(y + period) - E(y) for the one iterator of interest y (every entry of
+/// `iteratorOf` that is not -1 names it) and `expr` = E, if that difference
+/// is the same for all values of y and of the other operands: y appears in
+/// linear terms, or under a mod or a division whose divisor divides the
+/// change of its operand (`y mod 2` changes by 0 when `period` is even).
+/// Nothing otherwise, or if the difference overflows.
+std::optional<int64_t> getPeriodShift(AffineExpr expr, IteratorMap iteratorOf,
+                                      int64_t period);
+
+/// Appends the divisors of the mod and division terms of `expr` whose
+/// operand uses the iterator of interest: a period that each of them divides
+/// (their product) makes getPeriodShift defined wherever y is linear inside.
+void collectIteratorDivisors(AffineExpr expr, IteratorMap iteratorOf,
+                             SmallVectorImpl<int64_t> &divisors);
+
+/// Per dimension of `access`, getPeriodShift of its bounds (both bounds of a
+/// range must agree); nothing if one has none.
+std::optional<SmallVector<int64_t>>
+getAccessPeriodShifts(AccessAttr access, IteratorMap iteratorOf,
+                      int64_t period);
+
 } // namespace mlir::exoam
 
 #endif // EXOGPU_LIB_ABSTRACTMACHINE_STATEMENTINFO_H

@@ -215,17 +215,19 @@ static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
   return record.actors.isWithinTask(task);
 }
 
-void TaskRecorder::noteProbe(const AccessWindow &window, bool reads) {
+void TaskRecorder::noteProbe(const AccessWindow &window, bool reads,
+                             bool check) {
   if (!valid || plan.isLocal(window.var) || window.empty())
     return;
-  store.visit(window, /*distinct=*/true,
-              [&](const ElementKey &, const ElementState &state) {
-                valid &= llvm::all_of(reads ? state.reads : state.mutates,
-                                      [&](const VisibilityRecord &r) {
-                                        return isOwnRecord(r, task);
-                                      });
-                return valid;
-              });
+  if (check)
+    store.visit(window, /*distinct=*/true,
+                [&](const ElementKey &, const ElementState &state) {
+                  valid &= llvm::all_of(reads ? state.reads : state.mutates,
+                                        [&](const VisibilityRecord &r) {
+                                          return isOwnRecord(r, task);
+                                        });
+                  return valid;
+                });
   (reads ? probedReads : probedMutates)->add(window);
 }
 

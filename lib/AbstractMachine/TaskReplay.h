@@ -135,8 +135,9 @@ public:
   /// allocated it.
   void noteStatement(Operation *op);
   /// A check or clear of `window`'s reads (or mutates): it must see only
-  /// records of this task.
-  void noteProbe(const AccessWindow &window, bool reads);
+  /// records of this task (unless `check` is false: a loop run in a steady
+  /// state knows its probes see what the watched period's saw).
+  void noteProbe(const AccessWindow &window, bool reads, bool check = true);
   /// A record statement on `window` (of a local or a global variable).
   void noteRecord(const AccessWindow &window);
   /// The summary of the finished run with the given key and task iterator

@@ -95,6 +95,19 @@ public:
   /// Every record forgets the arrive counts it observed of `barrier` (ALLOC
   /// of a barrier: a new lifetime; see docs/abstract-machine.md).
   virtual void endBarrierLifetime(const ElementKey &barrier) = 0;
+
+  /// Starts (`on`) or stops noting which states lifts change, for
+  /// areLiftChangesWithin. Only the box store notes them.
+  virtual void trackLiftChanges(bool on) {}
+
+  /// Whether every element whose state a lift changed since tracking started
+  /// and that still holds that state lies in `regions` (at most one box per
+  /// variable). An element that held such a state and no longer does was
+  /// rewritten by an update since: the caller knows where those were. False
+  /// when the store does not note lift changes.
+  virtual bool areLiftChangesWithin(ArrayRef<AccessWindow> regions) {
+    return false;
+  }
 };
 
 /// The reference store: one state per element touched, every lift applied
