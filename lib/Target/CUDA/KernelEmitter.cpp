@@ -502,6 +502,17 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
       planSharedMemory(deviceFunction, state, *params);
   if (failed(plan))
     return failure();
+  // The dynamic shared memory of one CTA, alignment slack included, must fit
+  // the most a CTA can have (227 KiB on sm_90; sm_80's 163 KiB is refused by
+  // the launch).
+  constexpr int64_t kMostCtaSharedBytes = 227 * 1024;
+  int64_t smemBytes = plan->bytes ? plan->bytes + plan->alignment : 0;
+  if (smemBytes > kMostCtaSharedBytes)
+    return emitTranslationError(deviceFunction.getLoc())
+           << "the kernel needs " << smemBytes
+           << " bytes of shared memory per CTA (its shared allocations and "
+              "mbarrier rings, aligned), more than the "
+           << kMostCtaSharedBytes << " bytes (227 KiB) a CTA can have";
   std::string body;
   llvm::raw_string_ostream bodyStream(body);
   CodeWriter bodyWriter(bodyStream);
@@ -525,7 +536,7 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
     if (!llvm::is_contained(procParams, value))
       launch.params.push_back(value);
   launch.collParams = *params;
-  launch.smemBytes = plan->bytes ? plan->bytes + plan->alignment : 0;
+  launch.smemBytes = smemBytes;
   launch.taskLoops.assign(emitter.getTaskLoops().begin(),
                           emitter.getTaskLoops().end());
 

@@ -35,6 +35,25 @@ exogpu.proc @dynamic_shared(%N: size, %g: f32[4] @CudaGmemLinear) {
 
 // -----
 
+// Four stages of 128 x 128 floats (64 KiB each): 262144 bytes plus 128 of
+// alignment exceed the 227 KiB of a CTA (the verifier bounds each
+// allocation by a whole cluster's shared memory; the translation knows the
+// CTA's layout). The examples are the accepted twins: the tf32 GEMM's CTA
+// takes 197632 bytes and 1024 of alignment (examples/gemm_tf32_sm90a.mlir).
+exogpu.proc @too_much_shared(%g: f32[4] @CudaGmemLinear) {
+  // expected-error @below {{the kernel needs 262272 bytes of shared memory per CTA (its shared allocations and mbarrier rings, aligned), more than the 232448 bytes (227 KiB) a CTA can have}}
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %s = exogpu.alloc f32[4, 128, 128] @CudaSmemLinear
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.assign %s[0, 0, 0] = 1.0 : f32[4, 128, 128] @CudaSmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
 // A register-matrix element lives in some other thread's registers.
 exogpu.proc @matrix_element(%g: f32[64] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 128) {
