@@ -950,6 +950,22 @@ FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   SmallVector<int64_t> sizes;
   for (IntervalSet::Interval r : extents->ranges)
     sizes.push_back(r.first);
+  if (std::optional<int64_t> capacity = op.getCapacity()) {
+    // The hardware limit of the variable's memory (with these values).
+    int64_t elements = 1;
+    bool overflow = false;
+    for (int64_t size : sizes)
+      overflow |=
+          llvm::MulOverflow(elements, std::max<int64_t>(size, 0), elements);
+    if (overflow || elements > *capacity) {
+      InFlightDiagnostic diag = emitError(op.getLoc())
+                                << "the allocation of @"
+                                << extents->var.getValue() << " [";
+      llvm::interleaveComma(sizes, diag);
+      return diag << "] has more elements than the " << *capacity
+                  << " that fit in " << op.getCapacityOf().value_or("");
+    }
+  }
   AccessWindow box = getAllocationWindow(extents->var, sizes);
   if (op.getBarrier() && failed(checkBarrierWindow(op, box)))
     return failure();

@@ -133,3 +133,20 @@ exoam.proc @huge_barrier(%N: index) {
   // expected-error @below {{the barrier access to @bar names more than 65536 barrier elements}}
   exoam.alloc barrier @bar[2147483647, 2147483647]
 }
+
+// -----
+
+// An allocation bounded by its memory (exoam.alloc capacity, from exogpu's
+// shared-memory and register limits) whose extents, with N = 4, make more
+// elements than fit; its twin at exactly the capacity runs.
+exoam.proc @past_capacity(%N: index) {
+  // expected-error @below {{the allocation of @tile [4, 4, 2] has more elements than the 31 that fit in 124 bytes of shared memory}}
+  exoam.alloc @tile[%N, %N, 2] capacity 31 "124 bytes of shared memory"
+}
+
+// -----
+
+exoam.proc @at_capacity(%N: index) {
+  exoam.alloc @tile[%N, %N, 2] capacity 32 "128 bytes of shared memory"
+  exoam.record_mutate fully_ordered @tile[3, 3, 1] on cuda_in_order_ram_qual threads gpu[4]
+}

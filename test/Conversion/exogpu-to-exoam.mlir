@@ -837,3 +837,22 @@ exogpu.proc @caller(%M: size, %X: f32[16, %M] @DRAM, %Y: f32[8, %M] @DRAM) {
     exogpu.call @callee[%M, %i + 1](%X[%i, :], %Y) : f32[16, ?] @DRAM, f32[8, ?] @DRAM
   }
 }
+
+// -----
+
+// An allocation whose extents depend on a size carries the hardware limit
+// of its memory (the verifier checks constant extents; the machine checks
+// these once the sizes are known): at most 3719168 bytes of shared memory,
+// 929792 floats.
+
+// CHECK-LABEL: exoam.proc @sized_shared(%N: index) {
+// CHECK:         exoam.alloc @dynamic[%N, 8] capacity 929792 "3719168 bytes of shared memory (227 KiB in each CTA of a cluster of 16)"
+// CHECK-NEXT:    exoam.alloc @static[8]{{$}}
+exogpu.proc @sized_shared(%N: size, %g: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %dynamic = exogpu.alloc f32[%N, 8] @CudaSmemLinear
+      %static = exogpu.alloc f32[8] @CudaSmemLinear
+    }
+  }
+}

@@ -105,15 +105,24 @@ LogicalResult ProcLowering::lowerWindow(WindowOp window) {
 //===----------------------------------------------------------------------===//
 
 void ProcLowering::emitAlloc(Operation *stmt, const View &view,
-                             ArrayRef<GlobalExpr> extents) {
+                             ArrayRef<GlobalExpr> extents,
+                             std::optional<AllocationLimit> limit) {
   // Alloc(x[c*]): the coordinates are the extents (points).
   Access extentsAccess{&view, {}};
   for (GlobalExpr extent : extents)
     extentsAccess.coords.push_back({false, extent, extent});
   OperandPacker packer(context, globals);
   unsigned target = packer.addAccess(extentsAccess);
+  IntegerAttr capacity;
+  StringAttr capacityOf;
+  if (limit) {
+    capacity = builder.getI64IntegerAttr(limit->elements);
+    capacityOf = builder.getStringAttr(
+        Twine(limit->elements * limit->elementBytes) + " " + limit->what);
+  }
   exoam::AllocOp::create(builder, stmt->getLoc(), packer.getAccess(target),
-                         view.isBarrier, packer.getOperands());
+                         view.isBarrier, capacity, capacityOf,
+                         packer.getOperands());
 }
 
 LogicalResult ProcLowering::lowerAlloc(AllocOp alloc) {
@@ -124,7 +133,13 @@ LogicalResult ProcLowering::lowerAlloc(AllocOp alloc) {
   StringAttr name = uniqueName(alloc.getName().value_or("tmp"));
   View view = makeRootView(name, *extents, context);
   setStorage(view, alloc.getResult().getType());
-  emitAlloc(alloc, view, *extents);
+  // Static extents are within the hardware's limit (the verifier); the
+  // machine checks the others once their values are known.
+  std::optional<AllocationLimit> limit;
+  if (llvm::any_of(alloc.getExtents().getResults(),
+                   [](AffineExpr e) { return !isa<AffineConstantExpr>(e); }))
+    limit = getAllocationLimit(alloc.getResult().getType());
+  emitAlloc(alloc, view, *extents, limit);
   frame->buffers[alloc.getResult()] = std::move(view);
   return success();
 }

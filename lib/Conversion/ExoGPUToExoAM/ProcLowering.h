@@ -100,9 +100,11 @@ private:
   LogicalResult emitFence(Operation *stmt, bool transitive, exoam::QualMask pre,
                           exoam::QualMask full, exoam::QualMask temp);
   LogicalResult emitFreeChecks(Operation *stmt, const Access &whole);
-  /// Alloc(x[c*]) of `view`'s variable with `extents`.
+  /// Alloc(x[c*]) of `view`'s variable with `extents`, bounded by `limit`
+  /// (the hardware limit of its memory) if given.
   void emitAlloc(Operation *stmt, const View &view,
-                 ArrayRef<GlobalExpr> extents);
+                 ArrayRef<GlobalExpr> extents,
+                 std::optional<AllocationLimit> limit = std::nullopt);
   /// Checks that `access` lies within `view` (an access through a window,
   /// or a window of `view`).
   void emitBoundsCheck(Operation *stmt, const Access &access, const View &view);

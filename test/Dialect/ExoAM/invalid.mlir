@@ -340,3 +340,24 @@ exoam.proc @home_without_barriers() {
   // expected-error @below {{a home barrier is an element of the variable of the barriers the record observes}}
   exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual home @bar[0] threads gpu[4]
 }
+
+// -----
+
+exoam.proc @static_extents_past_capacity() {
+  // expected-error @below {{allocates 1024 elements, more than the 1000 that fit in 4000 bytes of shared memory}}
+  exoam.alloc @tile[32, 32] capacity 1000 "4000 bytes of shared memory"
+}
+
+// -----
+
+exoam.proc @capacity_not_positive() {
+  // expected-error @below {{attribute 'capacity' failed to satisfy constraint}}
+  exoam.alloc @tile[4] capacity 0 "nothing"
+}
+
+// -----
+
+exoam.proc @capacity_without_what(%N: index) {
+  // expected-error @below {{a capacity comes with what it is of}}
+  "exoam.alloc"(%N) <{capacity = 8 : i64, target = #exoam.access<"tile", [0], (d0) -> (d0)>}> : (index) -> ()
+}

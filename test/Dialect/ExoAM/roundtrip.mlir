@@ -15,6 +15,8 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.alloc @scalar[]
     // CHECK-NEXT: exoam.alloc barrier @bar[2, 4]
     exoam.alloc barrier @bar[2, 4]
+    // CHECK-NEXT: exoam.alloc @tile[%M, 64] capacity 929792 "3719168 bytes of shared memory"
+    exoam.alloc @tile[%M, 64] capacity 929792 "3719168 bytes of shared memory"
     // CHECK-NEXT: exoam.loop %[[T:[a-z0-9_]+]] in (0, 128) {
     exoam.loop %t in (0, 128) {
       // CHECK-NEXT: exoam.check_reads temporally_ordered @acc[%[[T]], 0 to %M mod 4] on [cuda_in_order_rmem_qual] threads gpu[128 (%[[T]], 1, 0)]

@@ -31,6 +31,17 @@ ParseResult AllocOp::parse(OpAsmParser &parser, OperationState &result) {
   if (!attr)
     return failure();
   result.addAttribute(getTargetAttrName(result.name), attr);
+  if (succeeded(parser.parseOptionalKeyword("capacity"))) {
+    int64_t capacity = 0;
+    std::string what;
+    if (parser.parseInteger(capacity) || parser.parseString(&what))
+      return failure();
+    Builder &builder = parser.getBuilder();
+    result.addAttribute(getCapacityAttrName(result.name),
+                        builder.getI64IntegerAttr(capacity));
+    result.addAttribute(getCapacityOfAttrName(result.name),
+                        builder.getStringAttr(what));
+  }
   return stmt.finish(result);
 }
 
@@ -39,8 +50,13 @@ void AllocOp::print(OpAsmPrinter &p) {
   if (getBarrier())
     p << "barrier ";
   printAccess(p, getTarget(), getCtrl());
+  if (std::optional<int64_t> capacity = getCapacity()) {
+    p << " capacity " << *capacity << ' ';
+    p.printString(getCapacityOf().value_or(""));
+  }
   p.printOptionalAttrDict((*this)->getAttrs(),
-                          {getTargetAttrName(), getBarrierAttrName()});
+                          {getTargetAttrName(), getBarrierAttrName(),
+                           getCapacityAttrName(), getCapacityOfAttrName()});
 }
 
 LogicalResult AllocOp::verify() {
@@ -48,7 +64,30 @@ LogicalResult AllocOp::verify() {
     if (kind != static_cast<int32_t>(AccessCoordKind::Point))
       return emitOpError("coordinates of an allocation are its extents: "
                          "points, not ranges");
-  return verifyAccess(*this, getTarget(), getCtrl().size(), "allocation of");
+  if (getCapacity().has_value() != getCapacityOf().has_value())
+    return emitOpError("a capacity comes with what it is of");
+  if (failed(
+          verifyAccess(*this, getTarget(), getCtrl().size(), "allocation of")))
+    return failure();
+  std::optional<int64_t> capacity = getCapacity();
+  if (!capacity)
+    return success();
+  // Constant extents must fit (extents that depend on control values are
+  // checked when the ALLOC runs).
+  int64_t elements = 1;
+  for (AffineExpr extent : getTarget().getCoords().getResults()) {
+    auto constant = dyn_cast<AffineConstantExpr>(extent);
+    if (!constant)
+      return success();
+    if (llvm::MulOverflow(elements, std::max<int64_t>(constant.getValue(), 0),
+                          elements))
+      elements = std::numeric_limits<int64_t>::max();
+  }
+  if (elements > *capacity)
+    return emitOpError() << "allocates " << elements
+                         << " elements, more than the " << *capacity
+                         << " that fit in " << *getCapacityOf();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -283,3 +283,37 @@ ParseResult mlir::exogpu::parseCompactType(AsmParser &parser, Type &type) {
                                     memory);
   return success(static_cast<bool>(type));
 }
+
+/// Hard limits of the hardware an allocation must fit (the CUDA C++
+/// Programming Guide's compute capability 9.0 table): 227 KiB of shared
+/// memory per CTA and a register file of 64K 32-bit registers per SM, in each
+/// of the at most 16 CTAs of a cluster an allocation may be distributed over
+/// (Sec. 4.1; the per-CTA share is the distributed memory analysis' concern,
+/// and the CUDA translation checks a CTA's layout), and as many barrier
+/// elements as mbarriers (8 bytes each) fit there.
+static constexpr int64_t kMaxClusterCtas = 16;
+static constexpr int64_t kMaxSharedBytes = kMaxClusterCtas * 227 * 1024;
+static constexpr int64_t kMaxRegisterBytes = kMaxClusterCtas * 64 * 1024 * 4;
+static constexpr int64_t kMaxBarrierElements = kMaxSharedBytes / 8;
+
+std::optional<AllocationLimit> mlir::exogpu::getAllocationLimit(Type type) {
+  if (isa<BarrierType>(type))
+    return AllocationLimit{kMaxBarrierElements, 1, "barrier elements"};
+  auto tensor = dyn_cast<DataTensorType>(type);
+  if (!tensor)
+    return std::nullopt;
+  MemoryAttr memory = tensor.getMemory();
+  Type element = tensor.getElementType();
+  int64_t elementBytes = element.isIntOrFloat()
+                             ? std::max(1u, element.getIntOrFloatBitWidth() / 8)
+                             : 4;
+  if (memory.isSmem())
+    return AllocationLimit{kMaxSharedBytes / elementBytes, elementBytes,
+                           "bytes of shared memory (227 KiB in each CTA of a "
+                           "cluster of 16)"};
+  if (memory.isRmem())
+    return AllocationLimit{kMaxRegisterBytes / elementBytes, elementBytes,
+                           "bytes of registers (the register file of an SM in "
+                           "each CTA of a cluster of 16)"};
+  return std::nullopt;
+}

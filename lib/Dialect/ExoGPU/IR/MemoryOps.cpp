@@ -114,65 +114,30 @@ void AllocOp::print(OpAsmPrinter &p) {
                           {getExtentsAttrName(), getNameAttrName()});
 }
 
-/// Hard limits of the hardware an allocation must fit (the CUDA C++
-/// Programming Guide's compute capability 9.0 table): 227 KiB of shared
-/// memory per CTA and a register file of 64K 32-bit registers per SM, in each
-/// of the at most 16 CTAs of a cluster an allocation may be distributed over
-/// (Sec. 4.1; the per-CTA share is the distributed memory analysis' concern),
-/// and as many barrier elements as mbarriers (8 bytes each) fit there.
-static constexpr int64_t kMaxClusterCtas = 16;
-static constexpr int64_t kMaxSharedBytes = kMaxClusterCtas * 227 * 1024;
-static constexpr int64_t kMaxRegisterBytes = kMaxClusterCtas * 64 * 1024 * 4;
-static constexpr int64_t kMaxBarrierElements = kMaxSharedBytes / 8;
-
-/// The product of `extents`, or nothing if one is dynamic or it overflows.
-static std::optional<int64_t> getStaticVolume(ArrayRef<int64_t> extents,
-                                              int64_t scale = 1) {
-  int64_t volume = scale;
-  for (int64_t extent : extents)
-    if (ShapedType::isDynamic(extent) ||
-        llvm::MulOverflow(volume, extent, volume))
-      return std::nullopt;
-  return volume;
-}
-
-/// Whether a static `shape` of `elementBytes`-byte elements stays within
-/// `limit` (a dynamic shape is checked where its sizes are known).
-static bool fitsLimit(ArrayRef<int64_t> shape, int64_t elementBytes,
-                      int64_t limit) {
-  if (llvm::any_of(shape, ShapedType::isDynamic))
-    return true;
-  std::optional<int64_t> bytes = getStaticVolume(shape, elementBytes);
-  return bytes && *bytes <= limit;
-}
-
-/// Whether the static extents of `op` fit the hardware's limits.
+/// Whether the static extents of `op` fit the hardware's limits (dynamic
+/// extents are checked where their sizes are known: the synchronization
+/// check's ALLOC).
 static LogicalResult verifyAllocationLimits(AllocOp op) {
-  if (auto barrier = dyn_cast<BarrierType>(op.getType())) {
-    if (!fitsLimit(barrier.getShape(), 1, kMaxBarrierElements))
-      return op.emitOpError() << "allocates more than " << kMaxBarrierElements
-                              << " barrier elements";
+  std::optional<AllocationLimit> limit = getAllocationLimit(op.getType());
+  if (!limit)
     return success();
+  ArrayRef<int64_t> shape;
+  if (auto barrier = dyn_cast<BarrierType>(op.getType()))
+    shape = barrier.getShape();
+  else
+    shape = cast<DataTensorType>(op.getType()).getShape();
+  int64_t volume = 1;
+  for (int64_t extent : shape) {
+    if (ShapedType::isDynamic(extent))
+      return success();
+    if (llvm::MulOverflow(volume, extent, volume))
+      volume = std::numeric_limits<int64_t>::max();
   }
-  auto tensor = cast<DataTensorType>(op.getType());
-  MemoryAttr memory = tensor.getMemory();
-  Type element = tensor.getElementType();
-  int64_t elementBytes = element.isIntOrFloat()
-                             ? std::max(1u, element.getIntOrFloatBitWidth() / 8)
-                             : 4;
-  if (memory.isSmem() &&
-      !fitsLimit(tensor.getShape(), elementBytes, kMaxSharedBytes))
-    return op.emitOpError()
-           << "allocates more than " << kMaxSharedBytes
-           << " bytes of shared memory (227 KiB in each CTA of a "
-              "cluster of 16)";
-  if (memory.isRmem() &&
-      !fitsLimit(tensor.getShape(), elementBytes, kMaxRegisterBytes))
-    return op.emitOpError()
-           << "allocates more than " << kMaxRegisterBytes
-           << " bytes of registers (the register file of an SM in "
-              "each CTA of a cluster of 16)";
-  return success();
+  if (volume <= limit->elements)
+    return success();
+  return op.emitOpError() << "allocates more than "
+                          << limit->elements * limit->elementBytes << " "
+                          << limit->what;
 }
 
 LogicalResult AllocOp::verify() {

@@ -20,12 +20,21 @@ def ExoAM_AllocOp : ExoAM_StmtOp<"alloc"> {
     (Fig. 22 ALLOC). The coordinates are points, the extents `n_i`. With
     `barrier` the variable is a barrier variable (`z`), otherwise data.
 
+    `capacity N "what"` bounds the allocation by the memory it lives in (the
+    hardware limit of exogpu's allocations, getAllocationLimit): an ALLOC
+    whose extents, with the values of the run, make more than `N` elements
+    is an error naming `what`. Static extents must fit.
+
     ```mlir
     exoam.alloc @smem[2, 128]
     exoam.alloc barrier @ring[4]
+    exoam.alloc @tile[%N, 64] capacity 929792 "3719168 bytes of shared memory"
     ```
   }];
   let arguments = (ins ExoAM_AccessAttr:$target, UnitAttr:$barrier,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:
+                           $capacity,
+                       OptionalAttr<StrAttr>:$capacityOf,
                        Variadic<Index>:$ctrl);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

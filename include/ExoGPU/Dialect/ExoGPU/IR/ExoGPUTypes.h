@@ -32,6 +32,19 @@ void printCompactType(AsmPrinter &printer, Type type);
 ParseResult parseCompactType(AsmParser &parser, Type &type);
 /// Parses the body of a compact window type (after the `window` keyword).
 WindowType parseCompactWindowBody(AsmParser &parser);
+
+/// The hardware limit an allocation of a buffer or barrier type must fit:
+/// at most `elements` elements, `elements * elementBytes` being the
+/// capacity `what` describes (e.g. "bytes of shared memory (227 KiB in each
+/// CTA of a cluster of 16)", or "barrier elements" with elementBytes 1).
+struct AllocationLimit {
+  int64_t elements;
+  int64_t elementBytes;
+  StringRef what;
+};
+/// The limit of `type` (shared memory, registers, barriers), or nothing for
+/// memory the hardware does not bound per kernel (global memory).
+std::optional<AllocationLimit> getAllocationLimit(Type type);
 } // namespace mlir::exogpu
 
 #endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUTYPES_H
