@@ -1840,3 +1840,17 @@ exogpu.proc @p() {
     }
   }
 }
+
+// -----
+
+// An assignment's expression region ends with exogpu.yield, not another
+// dialect's terminator (checked after the region's statements verified;
+// generic form, since the custom form always builds the yield).
+"exogpu.proc"() <{argExtents = [affine_map<(d0) -> (4)>], argKinds = array<i32: 3>, argNames = ["A"], sym_name = "no_yield"}> ({
+^bb0(%A: !exogpu.tensor<f32[4] @DRAM>):
+  // expected-error @below {{'exogpu.assign' op expression region must end with exogpu.yield}}
+  "exogpu.assign"(%A) <{indices = affine_map<() -> (0)>}> ({
+    %0 = "exogpu.constant"() <{value = 1.000000e+00 : f32}> : () -> f32
+    "transform.yield"() : () -> ()
+  }) : (!exogpu.tensor<f32[4] @DRAM>) -> ()
+}) : () -> ()

@@ -406,8 +406,17 @@ static LogicalResult verifyAccessScope(Operation *op, MemoryAttr memory) {
   return success();
 }
 
-/// Checks a write statement: point indices matching the destination rank, an
-/// expression region ending in yield, and the scope of the memory accessed.
+/// Checks that a write statement's expression region (verified before) ends
+/// in yield.
+static LogicalResult verifyExpressionRegion(Operation *op) {
+  Block &block = op->getRegion(0).front();
+  if (block.empty() || !isa<YieldOp>(block.back()))
+    return op->emitOpError("expression region must end with exogpu.yield");
+  return success();
+}
+
+/// Checks a write statement: point indices matching the destination rank,
+/// and the scope of the memory accessed.
 template <typename WriteOpT> static LogicalResult verifyWriteOp(WriteOpT op) {
   auto dest = cast<BufferTypeInterface>(op.getDest().getType());
   if (failed(verifyControlMap(op, op.getIndices(), op.getCtrl().size(),
@@ -417,9 +426,6 @@ template <typename WriteOpT> static LogicalResult verifyWriteOp(WriteOpT op) {
     return op.emitOpError()
            << "destination has rank " << dest.getRank() << " but "
            << op.getIndices().getNumResults() << " indices";
-  Block &block = op.getValue().front();
-  if (block.empty() || !isa<YieldOp>(block.back()))
-    return op.emitOpError("expression region must end with exogpu.yield");
   // An instruction body is the sequential meaning of its instruction: a TMA
   // store writes through its tensor-map parameter (stdlib/sm90a.mlir).
   if (op->template getParentOfType<InstrOp>())
@@ -442,12 +448,18 @@ ParseResult AssignOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 void AssignOp::print(OpAsmPrinter &p) { printWriteOp(*this, p, "="); }
 LogicalResult AssignOp::verify() { return verifyWriteOp(*this); }
+LogicalResult AssignOp::verifyRegions() {
+  return verifyExpressionRegion(*this);
+}
 
 ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseWriteOp(parser, result, /*isReduce=*/true);
 }
 void ReduceOp::print(OpAsmPrinter &p) { printWriteOp(*this, p, "+="); }
 LogicalResult ReduceOp::verify() { return verifyWriteOp(*this); }
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyExpressionRegion(*this);
+}
 
 /// A write of `dest`, plus a read for a reduction.
 template <typename WriteOpT>

@@ -307,7 +307,7 @@ void ProcOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ProcOp::verify() {
-  if (failed(verifySignature(*this)) || failed(verifyBodyDialect(*this)))
+  if (failed(verifySignature(*this)))
     return failure();
   if (ConditionAttr pre = getPreconditionsAttr()) {
     if (failed(verifyControlMap(*this, pre.getMap(), getNumParams(),
@@ -324,6 +324,10 @@ LogicalResult ProcOp::verify() {
   }
   return success();
 }
+
+// The body's statements verified first (a parent verifier that looks at its
+// children runs after them).
+LogicalResult ProcOp::verifyRegions() { return verifyBodyDialect(*this); }
 
 //===----------------------------------------------------------------------===//
 // InstrOp
@@ -448,7 +452,7 @@ void InstrOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult InstrOp::verify() {
-  if (failed(verifySignature(*this)) || failed(verifyBodyDialect(*this)))
+  if (failed(verifySignature(*this)))
     return failure();
   if (getArgSpecs().size() != getNumParams())
     return emitOpError("needs one annotation per parameter");
@@ -478,6 +482,8 @@ LogicalResult InstrOp::verify() {
     return emitOpError("CUDA template: ") << templateError;
   return success();
 }
+
+LogicalResult InstrOp::verifyRegions() { return verifyBodyDialect(*this); }
 
 //===----------------------------------------------------------------------===//
 // CallOp

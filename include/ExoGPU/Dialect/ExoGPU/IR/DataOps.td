@@ -25,6 +25,7 @@ class ExoGPU_WriteOp<string mnemonic>
   let regions = (region SizedRegion<1>:$value);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// The yielded value of the expression region.
     ::mlir::Value getValueExpr();

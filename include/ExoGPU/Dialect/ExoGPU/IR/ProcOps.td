@@ -25,6 +25,7 @@ class ExoGPU_CallableOp<string mnemonic, list<Trait> traits = []>
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   code callableClassDeclaration = [{
     /// The kind of parameter `i`.
     ParamKind getParamKind(unsigned i) {
