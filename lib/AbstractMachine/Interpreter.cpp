@@ -190,7 +190,7 @@ private:
     std::optional<BulkLoopPlan> plan;
     int64_t ran = 0, bulk = 0;
   };
-  llvm::MapVector<Operation *, BulkLoopState> bulkLoops;
+  llvm::MapVector<Operation *, std::unique_ptr<BulkLoopState>> bulkLoops;
   /// Per sequential loop (in first-run order), its periodic plan (none: not
   /// periodic), and how many of its iterations ran one by one and in bulk.
   /// (Boxed: the loop's body adds entries while it runs.)
@@ -395,24 +395,31 @@ void Interpreter::reportProgress(LoopOp op, int64_t done, int64_t total) {
                           << done << " of " << total;
 }
 
+/// The state of `op` in `states`, made (with its plan analyzed) on first
+/// use; null if the loop has no plan.
+template <typename State>
+static State *
+getPlannedLoop(llvm::MapVector<Operation *, std::unique_ptr<State>> &states,
+               LoopOp op) {
+  auto [it, inserted] = states.try_emplace(op);
+  if (inserted) {
+    it->second = std::make_unique<State>();
+    it->second->plan =
+        std::remove_reference_t<decltype(*it->second->plan)>::analyze(op);
+  }
+  return it->second->plan ? it->second.get() : nullptr;
+}
+
 Interpreter::TaskLoopState *Interpreter::getTaskLoop(LoopOp op) {
   if (options.engine != Engine::Box || !options.replayTasks || recorder)
     return nullptr;
-  auto [it, inserted] = taskLoops.try_emplace(op);
-  if (inserted) {
-    it->second = std::make_unique<TaskLoopState>();
-    it->second->plan = TaskLoopPlan::analyze(op);
-  }
-  return it->second->plan ? it->second.get() : nullptr;
+  return getPlannedLoop(taskLoops, op);
 }
 
 Interpreter::BulkLoopState *Interpreter::getBulkLoop(LoopOp op) {
   if (options.engine != Engine::Box || !options.bulkLoops || tracker)
     return nullptr;
-  auto [it, inserted] = bulkLoops.try_emplace(op);
-  if (inserted)
-    it->second.plan = BulkLoopPlan::analyze(op);
-  return it->second.plan ? &it->second : nullptr;
+  return getPlannedLoop(bulkLoops, op);
 }
 
 FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
@@ -650,12 +657,7 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
 Interpreter::PeriodicLoopState *Interpreter::getPeriodicLoop(LoopOp op) {
   if (options.engine != Engine::Box || !options.bulkLoops || tracker)
     return nullptr;
-  auto [it, inserted] = periodicLoops.try_emplace(op);
-  if (inserted) {
-    it->second = std::make_unique<PeriodicLoopState>();
-    it->second->plan = PeriodicLoopPlan::analyze(op);
-  }
-  return it->second->plan ? it->second.get() : nullptr;
+  return getPlannedLoop(periodicLoops, op);
 }
 
 LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
@@ -1490,9 +1492,9 @@ void Interpreter::emitReplayRemarks() {
           << "task loop: " << state->ran << " task(s) ran, " << state->replayed
           << " replayed";
   for (const auto &[loop, state] : bulkLoops)
-    if (state.plan && state.bulk)
+    if (state->plan && state->bulk)
       emitRemark(loop->getLoc())
-          << "loop: " << state.ran << " iteration(s) ran, " << state.bulk
+          << "loop: " << state->ran << " iteration(s) ran, " << state->bulk
           << " in bulk";
   for (const auto &[loop, state] : periodicLoops)
     if (state->plan && state->bulk)

@@ -169,28 +169,38 @@ mlir::exoam::getIteratorCoefficients(AffineExpr expr, IteratorMap iteratorOf,
   return inner;
 }
 
-std::optional<SmallVector<SmallVector<int64_t>>>
-mlir::exoam::getAccessShifts(AccessAttr access, IteratorMap iteratorOf,
-                             unsigned count) {
+/// Per dimension of `access`, `of` applied to its bounds (both bounds of a
+/// range must give the same); nothing if a bound gives nothing.
+template <typename T>
+static std::optional<SmallVector<T>>
+getPerDimension(AccessAttr access,
+                function_ref<std::optional<T>(AffineExpr)> of) {
   AffineMap coords = access.getCoords();
-  SmallVector<SmallVector<int64_t>> perDim;
+  SmallVector<T> perDim;
   unsigned result = 0;
   for (int32_t kind : access.getKinds()) {
-    std::optional<SmallVector<int64_t>> first;
+    std::optional<T> first;
     for (int32_t i = 0; i <= kind; ++i) {
       if (result >= coords.getNumResults())
         return std::nullopt;
-      auto c = getIteratorCoefficients(coords.getResult(result++), iteratorOf,
-                                       count);
-      if (!c || (first && *first != *c))
+      std::optional<T> bound = of(coords.getResult(result++));
+      if (!bound || (first && *first != *bound))
         return std::nullopt;
-      first = c;
+      first = std::move(bound);
     }
     if (!first)
       return std::nullopt;
-    perDim.push_back(*first);
+    perDim.push_back(std::move(*first));
   }
   return perDim;
+}
+
+std::optional<SmallVector<SmallVector<int64_t>>>
+mlir::exoam::getAccessShifts(AccessAttr access, IteratorMap iteratorOf,
+                             unsigned count) {
+  return getPerDimension<SmallVector<int64_t>>(access, [&](AffineExpr bound) {
+    return getIteratorCoefficients(bound, iteratorOf, count);
+  });
 }
 
 std::optional<int64_t> mlir::exoam::getPeriodShift(AffineExpr expr,
@@ -264,23 +274,7 @@ void mlir::exoam::collectIteratorDivisors(AffineExpr expr,
 std::optional<SmallVector<int64_t>>
 mlir::exoam::getAccessPeriodShifts(AccessAttr access, IteratorMap iteratorOf,
                                    int64_t period) {
-  AffineMap coords = access.getCoords();
-  SmallVector<int64_t> perDim;
-  unsigned result = 0;
-  for (int32_t kind : access.getKinds()) {
-    std::optional<int64_t> first;
-    for (int32_t i = 0; i <= kind; ++i) {
-      if (result >= coords.getNumResults())
-        return std::nullopt;
-      std::optional<int64_t> shift =
-          getPeriodShift(coords.getResult(result++), iteratorOf, period);
-      if (!shift || (first && *first != *shift))
-        return std::nullopt;
-      first = shift;
-    }
-    if (!first)
-      return std::nullopt;
-    perDim.push_back(*first);
-  }
-  return perDim;
+  return getPerDimension<int64_t>(access, [&](AffineExpr bound) {
+    return getPeriodShift(bound, iteratorOf, period);
+  });
 }
