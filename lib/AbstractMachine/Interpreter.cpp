@@ -665,8 +665,9 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
   const PeriodicLoopPlan &plan = *state.plan;
   const int64_t period = plan.getPeriod();
   Block &body = op.getBody().front();
-  // Watched periods that may prove a steady state, per run of the loop; the
-  // fewest periods left worth watching for.
+  // Watched periods that may prove a steady state, from the start of the
+  // loop or the end of a bulk run; the fewest periods left worth watching
+  // for.
   constexpr int kTries = 4;
   constexpr int64_t kFewest = 4;
   auto runIteration = [&](int64_t y) {
@@ -726,7 +727,10 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
       runSteadyPeriods(op, plan, *regions, current, periods, y - lo, hi - lo);
       y += periods * period;
       state.bulk += periods * period;
+      // What stopped the bulk (a guard, a record ahead) may lie behind: the
+      // loop may watch again.
       previous.reset();
+      tries = 0;
       continue;
     }
     previous.emplace(std::move(current));
@@ -795,12 +799,8 @@ int64_t Interpreter::countSteadyPeriods(
         0, std::min<__int128>(room / std::abs(step), periods)));
     periods = std::min(periods, steps);
     // The slabs ahead hold what this period's slab held when it started.
-    for (int64_t k = 1; k <= periods; ++k)
-      if (!matchesSnapshot(*env, before.lookup(var),
-                           plan.getShift(var, rank, k))) {
-        periods = k - 1;
-        break;
-      }
+    periods =
+        countMatchingSlabs(*env, before.lookup(var), slab, motion, periods);
   }
   return periods;
 }
@@ -810,18 +810,17 @@ void Interpreter::runSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
                                    const PeriodTracker &current,
                                    int64_t periods, int64_t done,
                                    int64_t total) {
-  llvm::MapVector<StringAttr, StoreSnapshot> after;
-  for (const auto &[var, slab] : regions.previousSlabs)
-    after[var] = takeSnapshot(*env, regions.regions.lookup(var));
+  reportProgress(op, done, total);
+  for (const auto &[var, previousSlab] : regions.previousSlabs) {
+    const AccessWindow &slab = regions.regions.lookup(var);
+    installSlabs(*env, takeSnapshot(*env, slab), slab, *plan.getMotion(var),
+                 periods);
+  }
+  if (!recorder)
+    return;
   using Call = PeriodTracker::RecorderCall;
   for (int64_t k = 1; k <= periods; ++k) {
     reportProgress(op, done + (k - 1) * plan.getPeriod(), total);
-    for (const auto &[var, snapshot] : after)
-      installSnapshot(
-          *env, snapshot,
-          plan.getShift(var, regions.regions.lookup(var).ranges.size(), k));
-    if (!recorder)
-      continue;
     for (Call call : {Call::ProbeReads, Call::ProbeMutates, Call::Record})
       current.getRecorderCalls(call).forEachBox([&](const AccessWindow &box,
                                                     BoxTree::Value) {

@@ -370,6 +370,79 @@ void mlir::exoam::installSnapshot(SyncStore &store,
         /*share=*/true);
 }
 
+/// The slabs `first` to `last` after `slab` (which tile the moving
+/// dimension) as one box.
+static AccessWindow getSlabsAhead(const AccessWindow &slab,
+                                  const PeriodicLoopPlan::Motion &motion,
+                                  int64_t first, int64_t last) {
+  AccessWindow slabs = slab;
+  auto [lo, hi] = slab.ranges[motion.dim];
+  slabs.ranges[motion.dim] =
+      motion.step > 0 ? IntervalSet::Interval{lo + first * motion.step,
+                                              hi + last * motion.step}
+                      : IntervalSet::Interval{lo + last * motion.step,
+                                              hi + first * motion.step};
+  return slabs;
+}
+
+/// Whether `snapshot` is one state over all of `slab`.
+static bool isUniform(const StoreSnapshot &snapshot, const AccessWindow &slab) {
+  return snapshot.size() == 1 && snapshot.front().first.ranges == slab.ranges;
+}
+
+int64_t mlir::exoam::countMatchingSlabs(SyncStore &store,
+                                        const StoreSnapshot &start,
+                                        const AccessWindow &slab,
+                                        const PeriodicLoopPlan::Motion &motion,
+                                        int64_t limit) {
+  if (limit <= 0)
+    return 0;
+  if (!isUniform(start, slab)) {
+    for (int64_t k = 1; k <= limit; ++k) {
+      SmallVector<int64_t> shift(slab.ranges.size(), 0);
+      shift[motion.dim] = motion.step * k;
+      if (!matchesSnapshot(store, start, shift))
+        return k - 1;
+    }
+    return limit;
+  }
+  // One visit of all the slabs ahead: the first element (from the slab on)
+  // that holds another state ends the run.
+  const ElementState &state = start.front().second;
+  int64_t matching = limit;
+  auto [lo, hi] = slab.ranges[motion.dim];
+  int64_t width = hi - lo + 1;
+  store.visitBoxes(getSlabsAhead(slab, motion, 1, limit),
+                   [&](const AccessWindow &box, const ElementState &held) {
+                     if (isSameState(held, state))
+                       return;
+                     auto [first, last] = box.ranges[motion.dim];
+                     int64_t distance =
+                         motion.step > 0 ? first - hi : lo - last;
+                     matching = std::min(matching, (distance - 1) / width);
+                   });
+  return matching;
+}
+
+void mlir::exoam::installSlabs(SyncStore &store, const StoreSnapshot &end,
+                               const AccessWindow &slab,
+                               const PeriodicLoopPlan::Motion &motion,
+                               int64_t periods) {
+  if (periods <= 0)
+    return;
+  if (isUniform(end, slab)) {
+    installSnapshot(
+        store, {{getSlabsAhead(slab, motion, 1, periods), end.front().second}},
+        {});
+    return;
+  }
+  SmallVector<int64_t> shift(slab.ranges.size(), 0);
+  for (int64_t k = 1; k <= periods; ++k) {
+    shift[motion.dim] = motion.step * k;
+    installSnapshot(store, end, shift);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // PeriodTracker
 //===----------------------------------------------------------------------===//

@@ -116,6 +116,20 @@ void installSnapshot(SyncStore &store, const StoreSnapshot &snapshot,
 /// `window` moved by `shift` (one entry per dimension).
 AccessWindow translateWindow(AccessWindow window, ArrayRef<int64_t> shift);
 
+/// How many of the `limit` slabs after `slab` (moving by `motion`) hold,
+/// element for element, the states `start` gives `slab` (a snapshot of it):
+/// the number of consecutive ones from the next.
+int64_t countMatchingSlabs(SyncStore &store, const StoreSnapshot &start,
+                           const AccessWindow &slab,
+                           const PeriodicLoopPlan::Motion &motion,
+                           int64_t limit);
+
+/// Gives the `periods` slabs after `slab` the states `end` gives `slab`,
+/// moved along.
+void installSlabs(SyncStore &store, const StoreSnapshot &end,
+                  const AccessWindow &slab,
+                  const PeriodicLoopPlan::Motion &motion, int64_t periods);
+
 /// Where the period after a tracked one may touch the store: per variable
 /// the previous period's bounding box (a fixed variable) or the *slab* after
 /// the previous one (a moving variable: its windows' bounding box, widened
