@@ -9,8 +9,8 @@
 // found them, leaves its moving windows as the period before left its own,
 // and changes nothing else. Every later period then does the same, moved
 // along, as long as its guards take the same values and the windows it
-// moves into hold what the observed period found in its own; so the states
-// the observed period left on its moving windows are copied, translated, to
+// moves into hold what the watched period found in its own; so the states
+// the watched period left on its moving windows are copied, translated, to
 // the windows of the periods skipped (docs/abstract-machine.md "Loops in a
 // steady state"). The reference engine never does.
 //
