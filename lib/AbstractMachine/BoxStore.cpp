@@ -504,8 +504,7 @@ bool BoxStore::areLiftChangesWithin(ArrayRef<AccessWindow> regions) {
     tree->visitLeaves(region.ranges, [&](BoxTree::Ranges leaf, CellId id) {
       if (!liftChanges.contains(id))
         return;
-      for (auto [range, bound] : llvm::zip(leaf, region.ranges))
-        inside &= bound.first <= range.first && range.second <= bound.second;
+      inside &= isWithin(leaf, region.ranges);
       ++heldInside[id];
     });
     if (!inside)

@@ -24,9 +24,7 @@ std::optional<BulkLoopPlan> BulkLoopPlan::analyze(LoopOp loop) {
     if (!isa<CheckReadsOp, CheckMutatesOp, ClearReadsOp, ClearMutatesOp,
              RecordReadOp, RecordMutateOp>(op))
       return std::nullopt;
-    SmallVector<int> iteratorOf;
-    for (Value operand : op.getOperands())
-      iteratorOf.push_back(operand == iterator ? 0 : -1);
+    SmallVector<int> iteratorOf = getIteratorMap(&op, iterator);
     if (ThreadMappingAttr threads = getThreadMapping(&op);
         threads && usesIterator(threads, iteratorOf))
       return std::nullopt;

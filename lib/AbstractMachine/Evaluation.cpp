@@ -60,6 +60,23 @@ AccessWindow mlir::exoam::getAllocationWindow(StringAttr var,
   return box;
 }
 
+AccessWindow mlir::exoam::translateWindow(AccessWindow window,
+                                          ArrayRef<int64_t> shift) {
+  for (auto [range, delta] : llvm::zip(window.ranges, shift)) {
+    range.first += delta;
+    range.second += delta;
+  }
+  return window;
+}
+
+bool mlir::exoam::isWithin(ArrayRef<IntervalSet::Interval> inner,
+                           ArrayRef<IntervalSet::Interval> outer) {
+  return llvm::all_of(llvm::zip(inner, outer), [](auto pair) {
+    auto [range, bound] = pair;
+    return bound.first <= range.first && range.second <= bound.second;
+  });
+}
+
 void AccessWindow::print(raw_ostream &os) const {
   os << '@' << var.getValue() << '[';
   llvm::interleaveComma(ranges, os, [&](IntervalSet::Interval r) {

@@ -59,7 +59,13 @@ private:
   /// The state of a task loop whose tasks the box engine replays, if any.
   TaskLoopState *getTaskLoop(LoopOp op);
   /// The state of a loop whose iterations the box engine may run in bulk.
-  struct BulkLoopState;
+  /// A loop's plan and how many of its iterations ran one by one and in
+  /// bulk.
+  template <typename Plan> struct LoopRunState {
+    std::optional<Plan> plan;
+    int64_t ran = 0, bulk = 0;
+  };
+  using BulkLoopState = LoopRunState<BulkLoopPlan>;
   BulkLoopState *getBulkLoop(LoopOp op);
   /// LOOPSTEP for iterations [lo, hi) of a loop with a bulk plan: runs them
   /// one by one until its fixed variables reach a fixed point, then the
@@ -74,7 +80,7 @@ private:
   FailureOr<std::vector<std::pair<AccessWindow, ElementState>>>
   snapshotFixed(LoopOp op, const BulkLoopPlan &plan);
   /// The state of a loop that the box engine may run in a steady state.
-  struct PeriodicLoopState;
+  using PeriodicLoopState = LoopRunState<PeriodicLoopPlan>;
   PeriodicLoopState *getPeriodicLoop(LoopOp op);
   /// LOOPSTEP for iterations [lo, hi) of a loop with a periodic plan: runs
   /// them one by one, watching some periods, and the periods after one that
@@ -82,13 +88,13 @@ private:
   LogicalResult execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
                                  int64_t lo, int64_t hi);
   /// How many periods after the watched one (`current`, which ended at
-  /// iteration `next`) do what it did, moved along: 0 unless it proves a
-  /// steady state (see PeriodicLoop.h).
-  int64_t countSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
+  /// iteration `next`), at most `limit`, do what it did, moved along: 0
+  /// unless it proves a steady state (see PeriodicLoop.h).
+  int64_t countSteadyPeriods(const PeriodicLoopPlan &plan,
                              const PeriodRegions &regions,
                              const PeriodTracker &current,
                              const DenseMap<StringAttr, StoreSnapshot> &before,
-                             int64_t next, int64_t hi, uint64_t magnitude);
+                             int64_t next, int64_t limit, uint64_t magnitude);
   /// Applies `periods` periods after the watched one: the states it left on
   /// its moving slabs, moved along, and what the task recorder would have
   /// been told.
@@ -184,20 +190,9 @@ private:
   /// (Boxed: a state stays where it is while the loop's body adds entries.)
   llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
   /// Per sequential loop (in first-run order), its bulk plan (none: its
-  /// iterations run one by one), and how many of its iterations ran one by
-  /// one and in bulk.
-  struct BulkLoopState {
-    std::optional<BulkLoopPlan> plan;
-    int64_t ran = 0, bulk = 0;
-  };
+  /// iterations run one by one) and its periodic plan (none: not periodic),
+  /// with their counts. (Boxed: a loop's body adds entries while it runs.)
   llvm::MapVector<Operation *, std::unique_ptr<BulkLoopState>> bulkLoops;
-  /// Per sequential loop (in first-run order), its periodic plan (none: not
-  /// periodic), and how many of its iterations ran one by one and in bulk.
-  /// (Boxed: the loop's body adds entries while it runs.)
-  struct PeriodicLoopState {
-    std::optional<PeriodicLoopPlan> plan;
-    int64_t ran = 0, bulk = 0;
-  };
   llvm::MapVector<Operation *, std::unique_ptr<PeriodicLoopState>>
       periodicLoops;
   /// Watches the period of a periodic loop being run, if any (loops inside
@@ -676,10 +671,12 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
     ++state.ran;
     return execBlock(body);
   };
+  // (At least: iterations past int64 count as int64's largest.)
   auto periodsLeft = [&](int64_t y) {
     int64_t left;
-    return llvm::SubOverflow(hi, y, left) ? std::numeric_limits<int64_t>::max()
-                                          : left / period;
+    if (llvm::SubOverflow(hi, y, left))
+      left = std::numeric_limits<int64_t>::max();
+    return left / period;
   };
   std::optional<PeriodTracker> previous;
   int tries = 0;
@@ -719,8 +716,8 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
     int64_t periods = 0;
     if (regions) {
       ++tries;
-      periods = countSteadyPeriods(op, plan, *regions, current, before, y, hi,
-                                   magnitude);
+      periods = countSteadyPeriods(plan, *regions, current, before, y,
+                                   periodsLeft(y), magnitude);
     }
     env->trackLiftChanges(false);
     if (periods > 0) {
@@ -739,10 +736,10 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
 }
 
 int64_t Interpreter::countSteadyPeriods(
-    LoopOp op, const PeriodicLoopPlan &plan, const PeriodRegions &regions,
+    const PeriodicLoopPlan &plan, const PeriodRegions &regions,
     const PeriodTracker &current,
-    const DenseMap<StringAttr, StoreSnapshot> &before, int64_t next, int64_t hi,
-    uint64_t magnitude) {
+    const DenseMap<StringAttr, StoreSnapshot> &before, int64_t next,
+    int64_t limit, uint64_t magnitude) {
   // The period stayed in its regions, left its fixed variables as it found
   // them, and its lifts changed nothing outside the regions.
   if (current.escaped())
@@ -755,16 +752,12 @@ int64_t Interpreter::countSteadyPeriods(
   }
   if (!env->areLiftChangesWithin(boxes))
     return 0;
-  const int64_t period = plan.getPeriod();
-  int64_t left;
-  int64_t periods = llvm::SubOverflow(hi, next, left)
-                        ? std::numeric_limits<int64_t>::max() / period
-                        : left / period;
   // The guards keep their values, and no expression overflows: a value of
   // magnitude m in the watched period has at most m + k * largestShift k
   // periods later.
-  periods = plan.countPeriodsWithSameGuards(
-      next - period, [&](Value value) { return sigma.lookup(value); }, periods);
+  int64_t periods = plan.countPeriodsWithSameGuards(
+      next - plan.getPeriod(), [&](Value value) { return sigma.lookup(value); },
+      limit);
   if (int64_t shift = plan.getLargestShift(); shift > 0) {
     constexpr uint64_t kLargest = std::numeric_limits<int64_t>::max();
     periods = std::min<int64_t>(
@@ -939,6 +932,21 @@ static AccessWindow getElementWindow(const ElementKey &key) {
 // Fig. 22: alloc, clear, record
 //===----------------------------------------------------------------------===//
 
+/// Whether `window` has more than `limit` elements.
+static bool hasMoreElements(const AccessWindow &window, int64_t limit) {
+  int64_t count = 1;
+  for (IntervalSet::Interval range : window.ranges) {
+    int64_t extent;
+    if (range.second < range.first)
+      return false;
+    if (llvm::SubOverflow(range.second, range.first, extent) ||
+        llvm::AddOverflow(extent, int64_t(1), extent) ||
+        llvm::MulOverflow(count, extent, count) || count > limit)
+      return true;
+  }
+  return false;
+}
+
 FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
   if (failed(values))
@@ -951,23 +959,17 @@ FailureOr<AccessWindow> Interpreter::getAllocationBox(AllocOp op) {
   SmallVector<int64_t> sizes;
   for (IntervalSet::Interval r : extents->ranges)
     sizes.push_back(r.first);
-  if (std::optional<int64_t> capacity = op.getCapacity()) {
-    // The hardware limit of the variable's memory (with these values).
-    int64_t elements = 1;
-    bool overflow = false;
-    for (int64_t size : sizes)
-      overflow |=
-          llvm::MulOverflow(elements, std::max<int64_t>(size, 0), elements);
-    if (overflow || elements > *capacity) {
-      InFlightDiagnostic diag = emitError(op.getLoc())
-                                << "the allocation of @"
-                                << extents->var.getValue() << " [";
-      llvm::interleaveComma(sizes, diag);
-      return diag << "] has more elements than the " << *capacity
-                  << " that fit in " << op.getCapacityOf().value_or("");
-    }
-  }
   AccessWindow box = getAllocationWindow(extents->var, sizes);
+  // The hardware limit of the variable's memory (with these values).
+  if (std::optional<int64_t> capacity = op.getCapacity();
+      capacity && hasMoreElements(box, *capacity)) {
+    InFlightDiagnostic diag = emitError(op.getLoc())
+                              << "the allocation of @"
+                              << extents->var.getValue() << " [";
+    llvm::interleaveComma(sizes, diag);
+    return diag << "] has more elements than the " << *capacity
+                << " that fit in " << op.getCapacityOf().value_or("");
+  }
   if (op.getBarrier() && failed(checkBarrierWindow(op, box)))
     return failure();
   if (tracker)
@@ -1160,21 +1162,6 @@ LogicalResult Interpreter::execEffectGroup(
     return failure();
   }
   return success();
-}
-
-/// Whether `window` has more than `limit` elements.
-static bool hasMoreElements(const AccessWindow &window, int64_t limit) {
-  int64_t count = 1;
-  for (IntervalSet::Interval range : window.ranges) {
-    int64_t extent;
-    if (range.second < range.first)
-      return false;
-    if (llvm::SubOverflow(range.second, range.first, extent) ||
-        llvm::AddOverflow(extent, int64_t(1), extent) ||
-        llvm::MulOverflow(count, extent, count) || count > limit)
-      return true;
-  }
-  return false;
 }
 
 LogicalResult Interpreter::checkBarrierWindow(Operation *op,

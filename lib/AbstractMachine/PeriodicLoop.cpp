@@ -10,7 +10,6 @@
 #include "PeriodicLoop.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "StatementInfo.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <numeric>
@@ -29,9 +28,7 @@ public:
   bool analyze();
 
   DenseMap<StringAttr, SmallVector<int64_t>> shifts;
-  /// (op, condition, position of the left side, kind) per moving relation.
-  SmallVector<std::tuple<Operation *, exogpu::ConditionAttr, unsigned, int64_t>>
-      relations;
+  SmallVector<PeriodicLoopPlan::MovingRelation> relations;
   /// The largest change per period of a subexpression that uses y.
   int64_t largestShift = 0;
 
@@ -53,21 +50,7 @@ private:
 } // namespace
 
 std::optional<int64_t> PlanBuilder::shiftOf(AffineExpr expr) {
-  std::optional<int64_t> shift = getPeriodShift(expr, iteratorOf, period);
-  if (!shift)
-    return std::nullopt;
-  bool ok = true;
-  expr.walk([&](AffineExpr sub) {
-    std::optional<int64_t> subShift = getPeriodShift(sub, iteratorOf, period);
-    if (!subShift || *subShift == std::numeric_limits<int64_t>::min()) {
-      ok = false;
-      return;
-    }
-    largestShift = std::max(largestShift, std::abs(*subShift));
-  });
-  if (!ok)
-    return std::nullopt;
-  return shift;
+  return getPeriodShift(expr, iteratorOf, period, &largestShift);
 }
 
 bool PlanBuilder::analyzeCondition(Operation *op,
@@ -104,7 +87,7 @@ bool PlanBuilder::analyzeCondition(Operation *op,
       if (!outer)
         return false;
     }
-    relations.emplace_back(op, condition, lhs, raw);
+    relations.push_back({op, condition, lhs, raw});
   }
   return true;
 }
@@ -112,12 +95,9 @@ bool PlanBuilder::analyzeCondition(Operation *op,
 bool PlanBuilder::analyzeAccess(StringAttr name, AccessAttr access,
                                 bool mustStay) {
   std::optional<SmallVector<int64_t>> perDim =
-      getAccessPeriodShifts(access, iteratorOf, period);
+      getAccessPeriodShifts(access, iteratorOf, period, &largestShift);
   if (!perDim)
     return false;
-  for (unsigned i = 0, e = access.getCoords().getNumResults(); i < e; ++i)
-    if (!shiftOf(access.getCoords().getResult(i)))
-      return false;
   bool moves = llvm::any_of(*perDim, [](int64_t s) { return s != 0; });
   // Barriers and the observed ones stay; so do bounds checks and ALLOCs.
   if (moves && (mustStay || name != "target"))
@@ -131,10 +111,7 @@ bool PlanBuilder::analyzeOp(Operation *op) {
            ClearMutatesOp, RecordReadOp, RecordMutateOp, FenceOp, ArriveOp,
            AwaitOp, CheckBarrierOp, CheckConditionOp, CheckBoundsOp>(op))
     return false; // inc_task_id, or an op the machine does not know
-  iteratorOf.assign(op->getNumOperands(), -1);
-  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    if (operand == loop.getIterator())
-      iteratorOf[i] = 0;
+  iteratorOf = getIteratorMap(op, loop.getIterator());
   if (ThreadMappingAttr threads = getThreadMapping(op))
     if (threads.getScope() == ExecScope::cpu ||
         usesIterator(threads, iteratorOf))
@@ -173,9 +150,7 @@ static SmallVector<int64_t> getCandidatePeriods(LoopOp loop) {
   SmallVector<int64_t> divisors;
   Value iterator = loop.getIterator();
   loop.getBody().walk([&](Operation *op) {
-    SmallVector<int> iteratorOf;
-    for (Value operand : op->getOperands())
-      iteratorOf.push_back(operand == iterator ? 0 : -1);
+    SmallVector<int> iteratorOf = getIteratorMap(op, iterator);
     auto collect = [&](AffineMap map) {
       for (AffineExpr expr : map.getResults())
         collectIteratorDivisors(expr, iteratorOf, divisors);
@@ -227,8 +202,7 @@ std::optional<PeriodicLoopPlan> PeriodicLoopPlan::analyze(LoopOp loop) {
       if (moving > 1)
         return std::nullopt; // a diagonal motion: no tiling by slabs
     }
-    for (auto [op, condition, lhs, kind] : builder.relations)
-      plan.relations.push_back({op, condition, lhs, kind});
+    plan.relations = std::move(builder.relations);
     return plan;
   }
   return std::nullopt;
@@ -319,15 +293,6 @@ int64_t PeriodicLoopPlan::countPeriodsWithSameGuards(
 // Snapshots
 //===----------------------------------------------------------------------===//
 
-AccessWindow mlir::exoam::translateWindow(AccessWindow window,
-                                          ArrayRef<int64_t> shift) {
-  for (auto [range, delta] : llvm::zip(window.ranges, shift)) {
-    range.first += delta;
-    range.second += delta;
-  }
-  return window;
-}
-
 StoreSnapshot mlir::exoam::takeSnapshot(SyncStore &store,
                                         const AccessWindow &region) {
   StoreSnapshot snapshot;
@@ -398,8 +363,8 @@ int64_t mlir::exoam::countMatchingSlabs(SyncStore &store,
   if (limit <= 0)
     return 0;
   if (!isUniform(start, slab)) {
+    SmallVector<int64_t> shift(slab.ranges.size(), 0);
     for (int64_t k = 1; k <= limit; ++k) {
-      SmallVector<int64_t> shift(slab.ranges.size(), 0);
       shift[motion.dim] = motion.step * k;
       if (!matchesSnapshot(store, start, shift))
         return k - 1;
@@ -463,14 +428,8 @@ void PeriodTracker::noteWindow(const AccessWindow &window) {
   if (!predicted)
     return;
   auto region = expected.find(window.var);
-  escapedRegions |=
-      region == expected.end() ||
-      !llvm::all_of(llvm::zip(window.ranges, region->second.ranges),
-                    [](auto pair) {
-                      auto [range, allowed] = pair;
-                      return allowed.first <= range.first &&
-                             range.second <= allowed.second;
-                    });
+  escapedRegions |= region == expected.end() ||
+                    !isWithin(window.ranges, region->second.ranges);
 }
 
 void PeriodTracker::noteRecorderCall(RecorderCall call,

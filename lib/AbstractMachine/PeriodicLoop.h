@@ -78,7 +78,6 @@ public:
   /// m + k * this, k periods later.
   int64_t getLargestShift() const { return largestShift; }
 
-private:
   /// A relation of a guard (exoam.if, exoam.check_condition) whose sides
   /// change differently with y: the op, the position of its left side in the
   /// condition's map, its kind.
@@ -89,6 +88,7 @@ private:
     int64_t kind;
   };
 
+private:
   Value iterator;
   int64_t period = 1;
   int64_t largestShift = 0;
@@ -112,9 +112,6 @@ bool matchesSnapshot(SyncStore &store, const StoreSnapshot &snapshot,
 /// state the snapshot gives it (equal states share a cell).
 void installSnapshot(SyncStore &store, const StoreSnapshot &snapshot,
                      ArrayRef<int64_t> shift);
-
-/// `window` moved by `shift` (one entry per dimension).
-AccessWindow translateWindow(AccessWindow window, ArrayRef<int64_t> shift);
 
 /// How many of the `limit` slabs after `slab` (moving by `motion`) hold,
 /// element for element, the states `start` gives `slab` (a snapshot of it):

@@ -104,6 +104,13 @@ std::optional<AwaitReach> mlir::exoam::getAwaitReach(ProcOp proc,
   return reach;
 }
 
+SmallVector<int> mlir::exoam::getIteratorMap(Operation *op, Value iterator) {
+  SmallVector<int> iteratorOf;
+  for (Value operand : op->getOperands())
+    iteratorOf.push_back(operand == iterator ? 0 : -1);
+  return iteratorOf;
+}
+
 /// Whether operand `position` is an iterator of interest (or past the list).
 static bool isIterator(uint64_t position, IteratorMap iteratorOf) {
   return position >= iteratorOf.size() || iteratorOf[position] >= 0;
@@ -203,29 +210,14 @@ mlir::exoam::getAccessShifts(AccessAttr access, IteratorMap iteratorOf,
   });
 }
 
-std::optional<int64_t> mlir::exoam::getPeriodShift(AffineExpr expr,
-                                                   IteratorMap iteratorOf,
-                                                   int64_t period) {
-  if (!usesIterator(expr, iteratorOf))
-    return 0;
-  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    if (dim.getPosition() >= iteratorOf.size())
-      return std::nullopt;
-    return period;
-  }
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  std::optional<int64_t> lhs =
-      getPeriodShift(binary.getLHS(), iteratorOf, period);
-  std::optional<int64_t> rhs =
-      getPeriodShift(binary.getRHS(), iteratorOf, period);
-  if (!lhs || !rhs)
-    return std::nullopt;
+/// getPeriodShift of a binary expression whose operands change by `lhs` and
+/// `rhs`.
+static std::optional<int64_t> getBinaryPeriodShift(AffineBinaryOpExpr binary,
+                                                   int64_t lhs, int64_t rhs) {
   int64_t shift;
-  switch (expr.getKind()) {
+  switch (binary.getKind()) {
   case AffineExprKind::Add:
-    if (llvm::AddOverflow(*lhs, *rhs, shift))
+    if (llvm::AddOverflow(lhs, rhs, shift))
       return std::nullopt;
     return shift;
   case AffineExprKind::Mul: {
@@ -233,9 +225,9 @@ std::optional<int64_t> mlir::exoam::getPeriodShift(AffineExpr expr,
     // if it does not use y).
     auto lhsConstant = dyn_cast<AffineConstantExpr>(binary.getLHS());
     auto rhsConstant = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (rhsConstant && !llvm::MulOverflow(*lhs, rhsConstant.getValue(), shift))
+    if (rhsConstant && !llvm::MulOverflow(lhs, rhsConstant.getValue(), shift))
       return shift;
-    if (lhsConstant && !llvm::MulOverflow(*rhs, lhsConstant.getValue(), shift))
+    if (lhsConstant && !llvm::MulOverflow(rhs, lhsConstant.getValue(), shift))
       return shift;
     return std::nullopt;
   }
@@ -243,16 +235,41 @@ std::optional<int64_t> mlir::exoam::getPeriodShift(AffineExpr expr,
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv: {
     auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (!divisor || divisor.getValue() <= 0 || *rhs != 0 ||
-        *lhs % divisor.getValue() != 0)
+    if (!divisor || divisor.getValue() <= 0 || rhs != 0 ||
+        lhs % divisor.getValue() != 0)
       return std::nullopt;
     // (e + k d) mod d = e mod d; (e + k d) div d = e div d + k.
-    return expr.getKind() == AffineExprKind::Mod ? 0
-                                                 : *lhs / divisor.getValue();
+    return binary.getKind() == AffineExprKind::Mod ? 0
+                                                   : lhs / divisor.getValue();
   }
   default:
     return std::nullopt;
   }
+}
+
+std::optional<int64_t> mlir::exoam::getPeriodShift(AffineExpr expr,
+                                                   IteratorMap iteratorOf,
+                                                   int64_t period,
+                                                   int64_t *largest) {
+  if (!usesIterator(expr, iteratorOf))
+    return 0;
+  std::optional<int64_t> shift;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() < iteratorOf.size())
+      shift = period;
+  } else if (auto binary = dyn_cast<AffineBinaryOpExpr>(expr)) {
+    std::optional<int64_t> lhs =
+        getPeriodShift(binary.getLHS(), iteratorOf, period, largest);
+    std::optional<int64_t> rhs =
+        getPeriodShift(binary.getRHS(), iteratorOf, period, largest);
+    if (lhs && rhs)
+      shift = getBinaryPeriodShift(binary, *lhs, *rhs);
+  }
+  if (!shift || *shift == std::numeric_limits<int64_t>::min())
+    return std::nullopt;
+  if (largest)
+    *largest = std::max(*largest, std::abs(*shift));
+  return shift;
 }
 
 void mlir::exoam::collectIteratorDivisors(AffineExpr expr,
@@ -273,8 +290,8 @@ void mlir::exoam::collectIteratorDivisors(AffineExpr expr,
 
 std::optional<SmallVector<int64_t>>
 mlir::exoam::getAccessPeriodShifts(AccessAttr access, IteratorMap iteratorOf,
-                                   int64_t period) {
+                                   int64_t period, int64_t *largest) {
   return getPerDimension<int64_t>(access, [&](AffineExpr bound) {
-    return getPeriodShift(bound, iteratorOf, period);
+    return getPeriodShift(bound, iteratorOf, period, largest);
   });
 }

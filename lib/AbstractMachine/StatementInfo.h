@@ -56,6 +56,10 @@ std::optional<AwaitReach> getAwaitReach(ProcOp proc, StringAttr var);
 /// using one (it is ill-formed).
 using IteratorMap = ArrayRef<int>;
 
+/// The IteratorMap of `op`'s operands with `iterator` the one iterator of
+/// interest.
+SmallVector<int> getIteratorMap(Operation *op, Value iterator);
+
 /// Whether `expr` uses an iterator of interest.
 bool usesIterator(AffineExpr expr, IteratorMap iteratorOf);
 
@@ -82,9 +86,12 @@ getAccessShifts(AccessAttr access, IteratorMap iteratorOf, unsigned count);
 /// is the same for all values of y and of the other operands: y appears in
 /// linear terms, or under a mod or a division whose divisor divides the
 /// change of its operand (`y mod 2` changes by 0 when `period` is even).
-/// Nothing otherwise, or if the difference overflows.
+/// Nothing otherwise, or if a difference overflows (or is INT64_MIN). With
+/// `largest`, raises it to the magnitude of the difference of every
+/// subexpression.
 std::optional<int64_t> getPeriodShift(AffineExpr expr, IteratorMap iteratorOf,
-                                      int64_t period);
+                                      int64_t period,
+                                      int64_t *largest = nullptr);
 
 /// Appends the divisors of the mod and division terms of `expr` whose
 /// operand uses the iterator of interest: a period that each of them divides
@@ -93,10 +100,10 @@ void collectIteratorDivisors(AffineExpr expr, IteratorMap iteratorOf,
                              SmallVectorImpl<int64_t> &divisors);
 
 /// Per dimension of `access`, getPeriodShift of its bounds (both bounds of a
-/// range must agree); nothing if one has none.
+/// range must agree; `largest` as there); nothing if one has none.
 std::optional<SmallVector<int64_t>>
-getAccessPeriodShifts(AccessAttr access, IteratorMap iteratorOf,
-                      int64_t period);
+getAccessPeriodShifts(AccessAttr access, IteratorMap iteratorOf, int64_t period,
+                      int64_t *largest = nullptr);
 
 } // namespace mlir::exoam
 

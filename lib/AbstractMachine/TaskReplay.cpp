@@ -252,11 +252,7 @@ void TaskRecorder::noteRecord(const AccessWindow &window) {
   // before the allocation voids the run in noteStatement).
   auto it = allocations.find(window.var);
   valid &= it != allocations.end() &&
-           llvm::all_of(llvm::zip(window.ranges, it->second.first.ranges),
-                        [](auto pair) {
-                          auto [w, a] = pair;
-                          return a.first <= w.first && w.second <= a.second;
-                        });
+           isWithin(window.ranges, it->second.first.ranges);
 }
 
 /// The records of `records` made by `task`.
@@ -346,14 +342,6 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
 // Replay
 //===----------------------------------------------------------------------===//
 
-static AccessWindow translate(AccessWindow window, ArrayRef<int64_t> shift) {
-  for (auto [range, delta] : llvm::zip(window.ranges, shift)) {
-    range.first += delta;
-    range.second += delta;
-  }
-  return window;
-}
-
 static VisibilityRecord renameTask(const VisibilityRecord &record, int64_t from,
                                    int64_t to) {
   VisibilityRecord renamed = record;
@@ -381,7 +369,7 @@ mlir::exoam::getRecordedBoxes(const TaskLoopPlan &plan,
                               ArrayRef<int64_t> taskIterators) {
   std::vector<AccessWindow> boxes;
   for (const AccessWindow &box : summary.recorded)
-    boxes.push_back(translate(
+    boxes.push_back(translateWindow(
         box, plan.getShift(box.var, summary.taskIterators, taskIterators)));
   return boxes;
 }
@@ -398,10 +386,10 @@ mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
   };
   // A task whose accesses leave a variable runs, to report the access.
   for (const AccessWindow &box : summary.recorded)
-    if (!inBounds(translate(box, shiftOf(box.var))))
+    if (!inBounds(translateWindow(box, shiftOf(box.var))))
       return ReplayResult::NotReplayed;
   for (const auto &[window, reads] : summary.probes) {
-    AccessWindow translated = translate(window, shiftOf(window.var));
+    AccessWindow translated = translateWindow(window, shiftOf(window.var));
     if (!inBounds(translated))
       return ReplayResult::NotReplayed;
     bool empty =
@@ -439,7 +427,7 @@ mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
   }
   for (const TaskSummary::GlobalRecords &records : summary.globals)
     store.update(
-        translate(records.box, shiftOf(records.box.var)),
+        translateWindow(records.box, shiftOf(records.box.var)),
         [&](ElementState &element) {
           appendRenamed(element.reads, records.reads, summary.task, task);
           appendRenamed(element.mutates, records.mutates, summary.task, task);
@@ -450,7 +438,7 @@ mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
   for (const auto &[box, id] : summary.finishedGlobals) {
     const ElementState &finished = summary.finishedStates[id];
     store.update(
-        translate(box, shiftOf(box.var)),
+        translateWindow(box, shiftOf(box.var)),
         [&](ElementState &element) {
           bool changed =
               addRecords(element.reads, finished.reads, /*prune=*/true);

@@ -39,6 +39,15 @@ struct AccessWindow {
 /// ALLOC resets).
 AccessWindow getAllocationWindow(StringAttr var, ArrayRef<int64_t> extents);
 
+/// `window` moved by `shift` (one entry per dimension; the caller keeps the
+/// bounds within int64).
+AccessWindow translateWindow(AccessWindow window, ArrayRef<int64_t> shift);
+
+/// Whether the box `inner` lies within the box `outer` (one interval per
+/// dimension each, of the same rank).
+bool isWithin(ArrayRef<IntervalSet::Interval> inner,
+              ArrayRef<IntervalSet::Interval> outer);
+
 /// Evaluates `access` with `values` for the op's control operands; an error
 /// at `op` if a coordinate overflows int64.
 FailureOr<AccessWindow> evaluateAccess(Operation *op, AccessAttr access,

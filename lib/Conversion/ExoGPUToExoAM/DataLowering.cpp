@@ -117,8 +117,7 @@ void ProcLowering::emitAlloc(Operation *stmt, const View &view,
   StringAttr capacityOf;
   if (limit) {
     capacity = builder.getI64IntegerAttr(limit->elements);
-    capacityOf = builder.getStringAttr(
-        Twine(limit->elements * limit->elementBytes) + " " + limit->what);
+    capacityOf = builder.getStringAttr(limit->describe());
   }
   exoam::AllocOp::create(builder, stmt->getLoc(), packer.getAccess(target),
                          view.isBarrier, capacity, capacityOf,

@@ -135,9 +135,7 @@ static LogicalResult verifyAllocationLimits(AllocOp op) {
   }
   if (volume <= limit->elements)
     return success();
-  return op.emitOpError() << "allocates more than "
-                          << limit->elements * limit->elementBytes << " "
-                          << limit->what;
+  return op.emitOpError() << "allocates more than " << limit->describe();
 }
 
 LogicalResult AllocOp::verify() {

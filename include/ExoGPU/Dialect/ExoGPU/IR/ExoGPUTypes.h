@@ -41,6 +41,11 @@ struct AllocationLimit {
   int64_t elements;
   int64_t elementBytes;
   StringRef what;
+
+  /// The capacity in words: "3719168 bytes of shared memory (...)".
+  std::string describe() const {
+    return std::to_string(elements * elementBytes) + " " + what.str();
+  }
 };
 /// The limit of `type` (shared memory, registers, barriers), or nothing for
 /// memory the hardware does not bound per kernel (global memory).
