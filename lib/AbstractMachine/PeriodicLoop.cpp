@@ -170,12 +170,13 @@ static SmallVector<int64_t> getCandidatePeriods(LoopOp loop) {
   SmallVector<int64_t> candidates{1};
   int64_t lcm = 1, product = 1;
   for (int64_t d : divisors) {
+    // (A divisor past the longest period makes both candidates longer.)
+    if (d > kLongestPeriod)
+      return candidates;
     lcm = std::lcm(lcm, d);
     if (lcm > kLongestPeriod)
       return candidates;
-    if (product <= kLongestPeriod && !llvm::MulOverflow(product, d, product))
-      continue;
-    product = kLongestPeriod + 1;
+    product = std::min(product * d, kLongestPeriod + 1);
   }
   for (int64_t p : {lcm, product})
     if (p <= kLongestPeriod && !llvm::is_contained(candidates, p))
