@@ -17,6 +17,10 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.alloc barrier @bar[2, 4]
     // CHECK-NEXT: exoam.alloc @tile[%M, 64] capacity 929792 "3719168 bytes of shared memory"
     exoam.alloc @tile[%M, 64] capacity 929792 "3719168 bytes of shared memory"
+    // Constant extents at exactly the capacity verify (one more is rejected
+    // in invalid.mlir).
+    // CHECK-NEXT: exoam.alloc @full[32, 32] capacity 1024 "4096 bytes of shared memory"
+    exoam.alloc @full[32, 32] capacity 1024 "4096 bytes of shared memory"
     // CHECK-NEXT: exoam.loop %[[T:[a-z0-9_]+]] in (0, 128) {
     exoam.loop %t in (0, 128) {
       // CHECK-NEXT: exoam.check_reads temporally_ordered @acc[%[[T]], 0 to %M mod 4] on [cuda_in_order_rmem_qual] threads gpu[128 (%[[T]], 1, 0)]
