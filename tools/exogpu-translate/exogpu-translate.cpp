@@ -1,5 +1,4 @@
-//===- exogpu-translate.cpp - ExoGPU translation driver
-//--------------------===//
+//===- exogpu-translate.cpp - ExoGPU translation driver -------------------===//
 //
 // Part of ExoGPU. Translates exogpu modules out of MLIR, in the style of
 // mlir-translate, linking instruction libraries first:

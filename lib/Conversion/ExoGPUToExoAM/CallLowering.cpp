@@ -1,5 +1,4 @@
-//===- CallLowering.cpp - calls
-//---------------------------------------------===//
+//===- CallLowering.cpp - calls -------------------------------------------===//
 //
 // Part of ExoGPU. Instruction calls (Fig. 5 `g(c*, e*) >> e_z` with the
 // argument conversion T_arg of Fig. 19-20) and proc calls at CPU scope

@@ -1,5 +1,4 @@
-//===- DataLowering.cpp - data statements
-//-----------------------------------===//
+//===- DataLowering.cpp - data statements ---------------------------------===//
 //
 // Part of ExoGPU. Assignments and reductions (Fig. 5 with T_e, T_ex, T_qin
 // of Fig. 17-18), window statements (inlined, Sec. 5.2 (i)), allocations

@@ -1,5 +1,4 @@
-//===- Emission.cpp - AMIR statements
-//---------------------------------------===//
+//===- Emission.cpp - AMIR statements -------------------------------------===//
 //
 // Part of ExoGPU. Thread mappings (Def. 5.2 from the collective tiling) and
 // the AMIR statements the rules emit (Fig. 4).

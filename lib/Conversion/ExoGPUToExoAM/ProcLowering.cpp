@@ -1,5 +1,4 @@
-//===- ProcLowering.cpp - procs and structure
-//-------------------------------===//
+//===- ProcLowering.cpp - procs and structure -----------------------------===//
 //
 // Part of ExoGPU. Control values, buffers and procs of the exogpu -> exoam
 // translation, and the structural rules of seeds/002 Fig. 5 (sequencing,

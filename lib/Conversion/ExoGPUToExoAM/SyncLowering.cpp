@@ -1,5 +1,4 @@
-//===- SyncLowering.cpp - synchronization
-//-----------------------------------===//
+//===- SyncLowering.cpp - synchronization ---------------------------------===//
 //
 // Part of ExoGPU. Fence, Arrive and Await (Fig. 5 with T_tr, T_qfull,
 // T_qtmp and T_qarr of Fig. 18).

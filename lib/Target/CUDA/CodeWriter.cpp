@@ -1,5 +1,4 @@
-//===- CodeWriter.cpp - indented C++ text
-//----------------------------------===//
+//===- CodeWriter.cpp - indented C++ text ---------------------------------===//
 //
 // Part of ExoGPU (internal to the CUDA translation).
 //

@@ -1,5 +1,4 @@
-//===- CodeWriter.h - indented C++ text ---------------------------*- C++
-//-*-===//
+//===- CodeWriter.h - indented C++ text -------------------------*- C++ -*-===//
 //
 // Part of ExoGPU (internal to the CUDA translation). Writes indented C++
 // lines, blocks and the comments that point each group of emitted statements

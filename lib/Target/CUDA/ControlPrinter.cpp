@@ -1,5 +1,4 @@
-//===- ControlPrinter.cpp - control expressions as C++
-//---------------------===//
+//===- ControlPrinter.cpp - control expressions as C++ --------------------===//
 //
 // Part of ExoGPU (internal to the CUDA translation).
 //

@@ -1,5 +1,4 @@
-//===- HostEmitter.cpp - procs as host functions
-//---------------------------===//
+//===- HostEmitter.cpp - procs as host functions --------------------------===//
 //
 // Part of ExoGPU (internal to the CUDA translation). Each proc becomes a host
 // function over device pointers and sizes on one CUDA stream (the host API of

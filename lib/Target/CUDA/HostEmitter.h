@@ -1,5 +1,4 @@
-//===- HostEmitter.h - procs as host functions --------------------*- C++
-//-*-===//
+//===- HostEmitter.h - procs as host functions ------------------*- C++ -*-===//
 //
 // Part of ExoGPU (internal to the CUDA translation). See HostEmitter.cpp.
 //

@@ -1,5 +1,4 @@
-//===- Names.cpp - C++ identifiers and types
-//--------------------------------===//
+//===- Names.cpp - C++ identifiers and types ------------------------------===//
 //
 // Part of ExoGPU (internal to the CUDA translation). User names become C++
 // identifiers; element types become C++ types and literals.

@@ -1,5 +1,4 @@
-//===- ThreadMapping.h - threads of cuda_threads loops ------------*- C++
-//-*-===//
+//===- ThreadMapping.h - threads of cuda_threads loops ----------*- C++ -*-===//
 //
 // Part of ExoGPU (internal to the CUDA translation). Lowering of
 // `cuda_threads` loops and `warps` blocks (seeds/002 Sec. 4.2 "Lowering

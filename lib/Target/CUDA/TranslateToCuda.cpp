@@ -1,5 +1,4 @@
-//===- TranslateToCuda.cpp - exogpu modules as CUDA C++
-//--------------------===//
+//===- TranslateToCuda.cpp - exogpu modules as CUDA C++ -------------------===//
 //
 // Part of ExoGPU. The entry points of the CUDA translation (see
 // include/ExoGPU/Target/CUDA/TranslateToCuda.h) and their registration as
