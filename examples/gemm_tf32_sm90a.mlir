@@ -31,9 +31,13 @@
 //    stage's wgmmas run. The release arrive is on `cuda_in_order` (what the
 //    consumer's wait_group 1 already ordered) and the consumer's await on
 //    the full barrier on `cuda_generic_and_async`: the translation then
-//    emits a plain mbarrier.arrive after wgmma.wait_group 1, where a release
-//    on cuda_generic_and_async would force wgmma.wait_group 0 and serialize
-//    the pipeline (docs/cuda-translation.md "Synchronization");
+//    emits the arrive right after wgmma.wait_group 1, where a release on
+//    cuda_generic_and_async would force wgmma.wait_group 0 and serialize
+//    the pipeline. Only the wgmmas' completed reads are left for it to
+//    order, so the first thread of each consumer warpgroup arrives for it,
+//    `.release.cta` at its own CTA's barrier and `.relaxed.cluster` at the
+//    peer's: two arrives per CTA and stage, no memory barrier
+//    (docs/cuda-translation.md "mbarrier arrives");
 //  * epilogue through shared memory and TMA stores: after wait_group 0 and a
 //    barrier of the CTA's 256 consumer threads (both warpgroups' wgmmas have
 //    read the B stages), warpgroup wg writes its accumulator as eight

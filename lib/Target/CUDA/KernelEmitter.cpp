@@ -12,69 +12,8 @@ using namespace mlir;
 using namespace mlir::exogpu;
 using namespace mlir::exogpu::cuda;
 
-//===----------------------------------------------------------------------===//
-// Warp paths
-//===----------------------------------------------------------------------===//
-
-FailureOr<SmallVector<RegisterBranch>>
-mlir::exogpu::cuda::getRegisterBranches(DeviceFunctionOp fn) {
-  SmallVector<RegisterBranch> branches;
-  ArrayAttr config = fn.getWarpConfigAttr();
-  if (!config) {
-    RegisterBranch all;
-    all.numWarps = (fn.getThreadsPerBlock() + 31) / 32;
-    all.paths.push_back({"", 0, all.numWarps});
-    branches.push_back(all);
-    return branches;
-  }
-  bool anyRegisters = llvm::any_of(config, [](Attribute a) {
-    auto group = cast<WarpGroupAttr>(a);
-    return group.getRegDec() != 0 || group.getRegInc() != 0;
-  });
-  int64_t first = 0;
-  for (Attribute a : config) {
-    auto group = cast<WarpGroupAttr>(a);
-    WarpPath path{group.getName().str(), first, group.getCount()};
-    first += group.getCount();
-    if (!anyRegisters) {
-      branches.push_back({path.firstWarp, path.numWarps, 0, 0, {path}});
-      continue;
-    }
-    // setmaxnreg is executed by whole warpgroups (4 warps): groups sharing a
-    // warpgroup share its register budget and its branch.
-    int64_t dec = group.getRegDec(), inc = group.getRegInc();
-    if (!branches.empty()) {
-      RegisterBranch &last = branches.back();
-      int64_t lastEnd = last.firstWarp + last.numWarps;
-      bool sharesWarpgroup = lastEnd % 4 != 0;
-      if (sharesWarpgroup || (last.dec == dec && last.inc == inc)) {
-        if (last.dec != dec || last.inc != inc)
-          return fn.emitError("CUDA translation: warp groups \"")
-                 << last.paths.back().group << "\" and \"" << path.group
-                 << "\" share a warpgroup but ask for different register "
-                    "counts; setmaxnreg applies to whole warpgroups";
-        last.numWarps += path.numWarps;
-        last.paths.push_back(path);
-        continue;
-      }
-    }
-    branches.push_back({path.firstWarp, path.numWarps, dec, inc, {path}});
-  }
-  if (anyRegisters && first % 4 != 0)
-    return fn.emitError("CUDA translation: with setmaxnreg, the warp config "
-                        "must fill whole warpgroups (4 warps each)");
-  return branches;
-}
-
 bool KernelEmitter::inPath(Operation *op) const {
-  if (!currentPath || currentPath->group.empty())
-    return true;
-  for (Operation *p = op; p && p != deviceFunction; p = p->getParentOp())
-    if (auto warps = dyn_cast<WarpsOp>(p))
-      if (std::optional<StringRef> name = warps.getWarpName())
-        if (*name != currentPath->group)
-          return false;
-  return true;
+  return !currentPath || isInWarpPath(op, currentPath->group);
 }
 
 bool KernelEmitter::usedInPath(Value value) const {
@@ -96,17 +35,11 @@ bool KernelEmitter::usedInPath(Value value) const {
 
 KernelEmitter::KernelEmitter(ProcState &state, CodeWriter &out,
                              DeviceFunctionOp deviceFunction, CollParams params,
-                             SharedMemoryPlan &plan)
+                             const SyncPlan &syncPlan, SharedMemoryPlan &plan)
     : FunctionEmitter(state, out), deviceFunction(deviceFunction),
-      params(params), plan(plan),
-      mapper(*state.module.collective, params, deviceFunction.getContext()) {
-  for (auto loop = dyn_cast<ForOp>(deviceFunction.getBody().front().front());
-       loop && loop.getMode() == LoopMode::cuda_tasks;
-       loop = loop.getBody().front().empty()
-                  ? ForOp()
-                  : dyn_cast<ForOp>(loop.getBody().front().front()))
-    taskLoops.push_back(loop);
-}
+      params(params), syncPlan(syncPlan), plan(plan),
+      mapper(*state.module.collective, params, deviceFunction.getContext()),
+      taskLoops(getTaskNest(deviceFunction)) {}
 
 /// The name of the task count of a tasks loop.
 static std::string getTaskCountName(ProcState &state, ForOp loop) {
@@ -207,7 +140,6 @@ LogicalResult KernelEmitter::emitBody() {
   if (failed(branches))
     return failure();
   divergentPaths = branches->size() > 1 || branches->front().paths.size() > 1;
-  analyzeAsyncProxy();
   if (failed(emitBranches(*branches)))
     return failure();
   if (params.clusterDim > 1) {
@@ -498,8 +430,12 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
     return emitInternalError(deviceFunction.getLoc())
            << "the collective analysis gave this device_function no "
               "parameters";
+  FailureOr<SyncPlan> syncPlan =
+      SyncPlan::build(deviceFunction, *state.module.collective, *params);
+  if (failed(syncPlan))
+    return failure();
   FailureOr<SharedMemoryPlan> plan =
-      planSharedMemory(deviceFunction, state, *params);
+      planSharedMemory(deviceFunction, state, *params, *syncPlan);
   if (failed(plan))
     return failure();
   // The dynamic shared memory of one CTA, alignment slack included, must fit
@@ -519,7 +455,8 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
   bodyWriter.setIndent(1);
   state.importScope = deviceFunction;
   state.imports.clear();
-  KernelEmitter emitter(state, bodyWriter, deviceFunction, *params, *plan);
+  KernelEmitter emitter(state, bodyWriter, deviceFunction, *params, *syncPlan,
+                        *plan);
   LogicalResult result = emitter.emitBody();
   state.importScope = nullptr;
   if (failed(result))

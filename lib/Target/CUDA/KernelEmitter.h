@@ -1,5 +1,4 @@
-//===- KernelEmitter.h - device functions as CUDA kernels --------*- C++
-//-*-===//
+//===- KernelEmitter.h - device functions as CUDA kernels -------*- C++ -*-===//
 //
 // Part of ExoGPU (internal to the CUDA translation). A `device_function`
 // becomes a persistent `__global__` kernel (seeds/002 Sec. 4.2): a task
@@ -16,7 +15,9 @@
 #define EXOGPU_LIB_TARGET_CUDA_KERNELEMITTER_H
 
 #include "FunctionEmitter.h"
+#include "KernelStructure.h"
 #include "SharedMemoryPlan.h"
+#include "SyncPlan.h"
 #include "ThreadMapping.h"
 
 namespace mlir::exogpu::cuda {
@@ -42,35 +43,12 @@ FailureOr<KernelLaunch> emitKernel(ProcState &state,
 std::string getKernelParamDecl(ProcState &state, Value value,
                                DeviceFunctionOp deviceFunction);
 
-/// One code path of a kernel: the warps of one named warp group (all warps
-/// when the device function has no warp config).
-struct WarpPath {
-  std::string group;
-  int64_t firstWarp = 0;
-  int64_t numWarps = 0;
-};
-
-/// Warps that share one register budget: a `setmaxnreg` (when `dec` or
-/// `inc` is set) and then one code path per warp group.
-struct RegisterBranch {
-  int64_t firstWarp = 0;
-  int64_t numWarps = 0;
-  int64_t dec = 0;
-  int64_t inc = 0;
-  SmallVector<WarpPath> paths;
-};
-
-/// The code paths of a device function, grouped by register budget. Fails
-/// when a warpgroup mixes register budgets (setmaxnreg applies to whole
-/// warpgroups).
-FailureOr<SmallVector<RegisterBranch>> getRegisterBranches(DeviceFunctionOp fn);
-
 /// Emits the statements of a kernel.
 class KernelEmitter : public FunctionEmitter {
 public:
   KernelEmitter(ProcState &state, CodeWriter &out,
                 DeviceFunctionOp deviceFunction, CollParams params,
-                SharedMemoryPlan &plan);
+                const SyncPlan &syncPlan, SharedMemoryPlan &plan);
 
   /// Emits the kernel body: prologue (shared memory, mbarrier rings, task
   /// counts) and one code path per warp group.
@@ -91,7 +69,6 @@ private:
   LogicalResult emitAlloc(AllocOp alloc);
 
   // Synchronization (SyncLowering.cpp).
-  void analyzeAsyncProxy();
   LogicalResult emitFence(FenceOp fence);
   LogicalResult emitArrive(ArriveOp arrive);
   LogicalResult emitAwait(AwaitOp await);
@@ -107,9 +84,6 @@ private:
                                                      Value barrier);
   std::string getCounter(Value barrier, bool arrive);
   bool pathIssues(uint32_t timelines);
-  /// Whether the current path reads or writes shared memory through the
-  /// generic proxy (only such accesses need proxy fences).
-  bool pathAccessesSharedGenerically();
 
   /// Whether `op` belongs to the current path (it is not inside a named
   /// warps block of another group).
@@ -119,15 +93,13 @@ private:
 
   DeviceFunctionOp deviceFunction;
   CollParams params;
+  const SyncPlan &syncPlan;
   SharedMemoryPlan &plan;
   ThreadMapper mapper;
   SmallVector<ForOp> taskLoops;
   /// Whether the device function has more than one code path (CTA barriers
   /// must then be the non-aligned forms).
   bool divergentPaths = false;
-  /// Whether any code of the kernel issues async-proxy operations (TMA,
-  /// wgmma): only then do generic accesses need proxy fences.
-  bool kernelIssuesAsyncProxy = false;
   const WarpPath *currentPath = nullptr;
   /// Per-thread arrive and await counters of the current path.
   DenseMap<Value, std::string> arriveCounters, awaitCounters;

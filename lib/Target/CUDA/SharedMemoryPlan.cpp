@@ -1,5 +1,4 @@
-//===- SharedMemoryPlan.cpp - a kernel's shared memory
-//---------------------===//
+//===- SharedMemoryPlan.cpp - a kernel's shared memory --------------------===//
 //
 // Part of ExoGPU (internal to the CUDA translation). See SharedMemoryPlan.h.
 //
@@ -32,7 +31,8 @@ static int64_t getSharedAlignment(MemoryAttr memory) {
 
 /// Lays out the mbarrier rings of the kernel's CudaMbarrier allocations.
 static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
-                               CollParams params, SharedMemoryPlan &plan) {
+                               CollParams params, const SyncPlan &syncPlan,
+                               SharedMemoryPlan &plan) {
   SmallVector<AllocOp> barriers;
   kernel.walk([&](AllocOp alloc) {
     auto type = dyn_cast<BarrierType>(alloc.getResult().getType());
@@ -79,8 +79,9 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
       }
       ring.slices = stride;
     }
-    // The arrive count: the threads of the arriving collective, times the
-    // CTAs whose arrivals a multicast arrive sends to each element.
+    // The arrive count: the issuers of the arriving collective (its threads,
+    // or one per warp or warpgroup), times the CTAs whose arrivals a
+    // multicast arrive sends to each element.
     std::optional<int64_t> count;
     // In program order, so the diagnostic names the later arrive.
     SmallVector<ArriveOp> arrives;
@@ -97,7 +98,13 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
         return emitTranslationError(arrive.getLoc())
                << "mbarrier arrives take N = 1 (one arrival per thread)";
       int64_t ctas = arrive.getBarriers().size() > 1 ? params.clusterDim : 1;
-      int64_t arrivals = tiling->getBoxThreads() * ctas;
+      int64_t issuer =
+          getIssuerThreads(syncPlan.getArriveLowering(arrive).issuers);
+      if (tiling->getBoxThreads() % issuer != 0)
+        return emitInternalError(arrive.getLoc())
+               << "an arrive elected per " << issuer
+               << " threads by a collective of " << tiling->getBoxThreads();
+      int64_t arrivals = tiling->getBoxThreads() / issuer * ctas;
       if (count && *count != arrivals)
         return emitTranslationError(arrive.getLoc())
                << "every arrive on an mbarrier must come from collectives of "
@@ -154,9 +161,10 @@ static LogicalResult placeBlock(Block &block, int64_t top, ProcState &state,
 
 FailureOr<SharedMemoryPlan>
 mlir::exogpu::cuda::planSharedMemory(DeviceFunctionOp kernel, ProcState &state,
-                                     CollParams params) {
+                                     CollParams params,
+                                     const SyncPlan &syncPlan) {
   SharedMemoryPlan plan;
-  if (failed(planRings(kernel, state, params, plan)) ||
+  if (failed(planRings(kernel, state, params, syncPlan, plan)) ||
       failed(placeBlock(kernel.getBody().front(), plan.bytes, state, plan)))
     return failure();
   return plan;

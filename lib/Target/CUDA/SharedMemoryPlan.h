@@ -1,5 +1,4 @@
-//===- SharedMemoryPlan.h - a kernel's shared memory -------------*- C++
-//-*-===//
+//===- SharedMemoryPlan.h - a kernel's shared memory ------------*- C++ -*-===//
 //
 // Part of ExoGPU (internal to the CUDA translation). Placement of a kernel's
 // shared memory (seeds/002 Sec. 4.2 "Shared Memory Allocations"): one
@@ -14,6 +13,7 @@
 #ifndef EXOGPU_LIB_TARGET_CUDA_SHAREDMEMORYPLAN_H
 #define EXOGPU_LIB_TARGET_CUDA_SHAREDMEMORYPLAN_H
 
+#include "SyncPlan.h"
 #include "Translation.h"
 
 namespace mlir::exogpu::cuda {
@@ -26,8 +26,9 @@ struct MbarrierRing {
   int64_t offset = 0;
   int64_t slices = 1;
   int64_t depth = 1;
-  /// The arrivals that complete a phase: the threads of one arriving
-  /// collective (times the CTAs a multicast arrive comes from).
+  /// The arrivals that complete a phase: the issuers of one arriving
+  /// collective (its threads, warps or warpgroups: SyncPlan.h), times the
+  /// CTAs a multicast arrive comes from.
   int64_t arriveCount = 1;
   /// Per distributed dimension of the barrier: the stride of its index in
   /// the slice number, or 0 for a dimension across the CTAs of a cluster.
@@ -52,9 +53,12 @@ struct SharedMemoryPlan {
 /// `N >= 0`).
 int64_t getRingLag(AwaitOp await);
 
-/// Plans the shared memory of `kernel`.
-FailureOr<SharedMemoryPlan>
-planSharedMemory(DeviceFunctionOp kernel, ProcState &state, CollParams params);
+/// Plans the shared memory of `kernel`; `syncPlan` says how many hardware
+/// arrives each collective arrive brings.
+FailureOr<SharedMemoryPlan> planSharedMemory(DeviceFunctionOp kernel,
+                                             ProcState &state,
+                                             CollParams params,
+                                             const SyncPlan &syncPlan);
 
 /// The byte size of one element of `type`.
 int64_t getElementBytes(Type type);

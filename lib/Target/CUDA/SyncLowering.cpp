@@ -1,5 +1,4 @@
-//===- SyncLowering.cpp - Fence, Arrive and Await as CUDA
-//------------------===//
+//===- SyncLowering.cpp - Fence, Arrive and Await as CUDA -----------------===//
 //
 // Part of ExoGPU (internal to the CUDA translation). The synchronization
 // statements of seeds/002 Fig. 2 become the fewest instructions that give
@@ -14,57 +13,34 @@
 //   fences      wgmma.fence when in-order register accesses (cuda1) are
 //               ordered before wgmma register accesses; fence.proxy.async
 //               when generic shared-memory accesses (cuda2) are ordered
-//               before async-proxy ones (tmaS, tmaG, wgS), in code paths
-//               that access shared memory through the generic proxy
+//               before async-proxy ones (tmaS, tmaG, wgS) and one of the
+//               path may precede unfenced (SyncPlan.h)
 //   rendezvous  by collective: nothing (one thread), __syncwarp (a warp or
 //               part of one), a named barrier (whole warps of a CTA), the
 //               CTA barrier, the cluster barrier
 //
 // Split barriers by mechanism (Fig. 13): commit groups commit and wait
 // (`wait_group N`); mbarriers arrive (with expect_tx for TMA) and wait on
-// phase parity in rings (SharedMemoryPlan.h); cluster syncs are the split
-// cluster barrier.
+// phase parity in rings (SharedMemoryPlan.h), one elected thread per warp
+// or warpgroup arriving where SyncPlan.h allows it, `.release.cta` at the
+// CTA's own barrier and `.relaxed.cluster` or `.release.cluster` at peers';
+// cluster syncs are the split cluster barrier.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
 #include "KernelEmitter.h"
-#include "mlir/IR/SymbolTable.h"
+#include "Timelines.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
 using namespace mlir::exogpu::cuda;
-
-static uint32_t bit(QualTimeline timeline) {
-  return exoam::getQualBit(timeline);
-}
-
-static const uint32_t kWgmmaRegisters =
-    bit(QualTimeline::wgmma_async_rmem_a_qual) |
-    bit(QualTimeline::wgmma_async_rmem_d_qual);
-static const uint32_t kWgmma =
-    kWgmmaRegisters | bit(QualTimeline::wgmma_async_smem_qual);
-static const uint32_t kAsyncProxy = bit(QualTimeline::tma_to_smem_async_qual) |
-                                    bit(QualTimeline::tma_to_gmem_async_qual) |
-                                    bit(QualTimeline::wgmma_async_smem_qual);
-
-/// The timelines an instruction parameter's accesses are on.
-static uint32_t getParamTimelines(ArgSpecAttr spec) {
-  uint32_t mask = 0;
-  if (std::optional<QualTimeline> init = spec.getInit())
-    mask |= bit(*init);
-  for (QualTimeline q : spec.getExt())
-    mask |= bit(q);
-  return mask;
-}
 
 bool KernelEmitter::pathIssues(uint32_t timelines) {
   bool found = false;
   deviceFunction.walk([&](CallOp call) {
     if (found || !inPath(call))
       return;
-    auto instr = dyn_cast_or_null<InstrOp>(
-        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+    InstrOp instr = lookupInstr(call);
     if (!instr)
       return;
     for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)
@@ -75,116 +51,34 @@ bool KernelEmitter::pathIssues(uint32_t timelines) {
   return found;
 }
 
-void KernelEmitter::analyzeAsyncProxy() {
-  kernelIssuesAsyncProxy = pathIssues(kAsyncProxy);
-}
-
-bool KernelEmitter::pathAccessesSharedGenerically() {
-  auto isShared = [](Value buffer) {
-    auto type = dyn_cast<BufferTypeInterface>(buffer.getType());
-    return type && type.getMemory().isSmem();
-  };
-  bool found = false;
-  deviceFunction.walk([&](Operation *op) {
-    if (found || !inPath(op))
-      return;
-    if (auto read = dyn_cast<ReadOp>(op))
-      found = isShared(read.getSource());
-    else if (auto assign = dyn_cast<AssignOp>(op))
-      found = isShared(assign.getDest());
-    else if (auto reduce = dyn_cast<ReduceOp>(op))
-      found = isShared(reduce.getDest());
-    else if (auto call = dyn_cast<CallOp>(op)) {
-      auto instr = dyn_cast_or_null<InstrOp>(
-          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
-      if (!instr)
-        return;
-      unsigned data = 0;
-      for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
-        if (instr.getParamKind(i) != ParamKind::data)
-          continue;
-        Value arg = call.getDataArgs()[data++];
-        if (isShared(arg) && (getParamTimelines(instr.getParamSpec(i)) &
-                              bit(QualTimeline::cuda_in_order_ram_qual)))
-          found = true;
-      }
-    }
-  });
-  return found;
-}
-
 LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
                                           uint32_t postTemporal,
                                           bool sameThreads) {
-  if ((preFull & bit(QualTimeline::Sm80_cp_async_qual)) &&
-      pathIssues(bit(QualTimeline::Sm80_cp_async_qual)))
+  if ((preFull & getQualBit(QualTimeline::Sm80_cp_async_qual)) &&
+      pathIssues(getQualBit(QualTimeline::Sm80_cp_async_qual)))
     out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
-  if ((preFull & bit(QualTimeline::tma_to_gmem_async_qual)) &&
-      pathIssues(bit(QualTimeline::tma_to_gmem_async_qual)))
+  if ((preFull & getQualBit(QualTimeline::tma_to_gmem_async_qual)) &&
+      pathIssues(getQualBit(QualTimeline::tma_to_gmem_async_qual)))
     out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
-  bool wgmmaInPath = pathIssues(kWgmma);
-  if ((preFull & kWgmma) && (postTemporal & ~kWgmmaRegisters) && wgmmaInPath)
+  bool wgmmaInPath = pathIssues(kWgmmaTimelines);
+  if ((preFull & kWgmmaTimelines) &&
+      (postTemporal & ~kWgmmaRegisterTimelines) && wgmmaInPath)
     out.line(
         "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
   // wgmma.fence orders the warpgroup's own in-order register accesses
   // before its later wgmmas (PTX orders wgmma after wgmma itself):
   // meaningful only when the same threads are on both sides.
-  if (sameThreads && (preFull & bit(QualTimeline::cuda_in_order_rmem_qual)) &&
-      (postTemporal & kWgmmaRegisters) && wgmmaInPath)
+  if (sameThreads &&
+      (preFull & getQualBit(QualTimeline::cuda_in_order_rmem_qual)) &&
+      (postTemporal & kWgmmaRegisterTimelines) && wgmmaInPath)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
-  if ((preFull & bit(QualTimeline::cuda_in_order_ram_qual)) &&
-      (postTemporal & kAsyncProxy) && kernelIssuesAsyncProxy &&
-      pathAccessesSharedGenerically())
+  // A proxy fence only where a generic shared-memory access of the path may
+  // precede, unfenced, the async-proxy accesses this synchronization orders
+  // it before (SyncPlan.h).
+  if (ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
+      syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op))
     out.line("exo::fence_proxy_async();");
-  (void)op;
   return success();
-}
-
-/// The cuda_threads loops enclosing `op` inside its device function.
-static SmallVector<ForOp> getEnclosingThreadLoops(Operation *op) {
-  SmallVector<ForOp> loops;
-  for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
-       p = p->getParentOp())
-    if (auto loop = dyn_cast<ForOp>(p))
-      if (loop.getMode() == LoopMode::cuda_threads)
-        loops.push_back(loop);
-  return loops;
-}
-
-/// Every collective that executes `op`, over all values of the enclosing
-/// cuda_threads iterators.
-static FailureOr<SmallVector<ThreadSet>>
-getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op) {
-  SmallVector<ForOp> loops = getEnclosingThreadLoops(op);
-  SmallVector<int64_t> counts;
-  for (ForOp loop : loops) {
-    std::optional<IteratorInfo> info =
-        collective.getIteratorInfo(loop.getIterator());
-    counts.push_back(info ? info->tileCount : 1);
-  }
-  SmallVector<ThreadSet> instances;
-  SmallVector<int64_t> values(loops.size(), 0);
-  while (true) {
-    DenseMap<Value, int64_t> iteratorValues;
-    for (auto [loop, v] : llvm::zip(loops, values))
-      iteratorValues[loop.getIterator()] = v;
-    std::string reason;
-    FailureOr<ThreadSet> threads =
-        collective.threadsOf(op, iteratorValues, &reason);
-    if (failed(threads))
-      return emitInternalError(op->getLoc())
-             << "cannot evaluate the collective: " << reason;
-    instances.push_back(*threads);
-    unsigned i = 0;
-    for (; i < values.size(); ++i) {
-      if (++values[i] < counts[i])
-        break;
-      values[i] = 0;
-    }
-    if (i == values.size() || instances.size() > 4096)
-      break;
-  }
-  return instances;
 }
 
 FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
@@ -296,8 +190,8 @@ LogicalResult KernelEmitter::emitFence(FenceOp fence) {
   SyncTimeline pre = fence.getPre(), post = fence.getPost();
   uint32_t preFull = exoam::getFullTimelines(pre);
   uint32_t postTemporal = exoam::getTemporalTimelines(post);
-  if (preFull & bit(QualTimeline::tma_to_smem_async_qual) &&
-      !(preFull & ~bit(QualTimeline::tma_to_smem_async_qual)))
+  uint32_t tmaLoads = getQualBit(QualTimeline::tma_to_smem_async_qual);
+  if ((preFull & tmaLoads) && !(preFull & ~tmaLoads))
     return emitTranslationError(fence.getLoc())
            << "TMA loads complete through the mbarrier they arrive at: "
               "await that barrier instead of a Fence on "
@@ -305,10 +199,7 @@ LogicalResult KernelEmitter::emitFence(FenceOp fence) {
   out.comment(state.describe(fence));
   if (failed(emitPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true)))
     return failure();
-  // Register timelines order a thread's own registers: no rendezvous.
-  uint32_t registers = bit(QualTimeline::cuda_in_order_rmem_qual) |
-                       kWgmmaRegisters | bit(QualTimeline::wgmma_zero_qual);
-  if (((preFull | postTemporal) & ~registers) == 0)
+  if (!fenceNeedsRendezvous(fence))
     return success();
   return emitCollectiveBarrier(fence, "Fence");
 }
@@ -316,15 +207,6 @@ LogicalResult KernelEmitter::emitFence(FenceOp fence) {
 //===----------------------------------------------------------------------===//
 // Split barriers
 //===----------------------------------------------------------------------===//
-
-/// The union of the temporal sets of the awaits on `barrier`.
-static uint32_t getAwaitTimelines(Value barrier) {
-  uint32_t mask = 0;
-  for (Operation *user : barrier.getUsers())
-    if (auto await = dyn_cast<AwaitOp>(user))
-      mask |= exoam::getTemporalTimelines(await.getTimeline());
-  return mask;
-}
 
 /// The commit instruction of a commit-group arrive, and its wait.
 static std::pair<StringRef, StringRef> getCommitGroupInstrs(SyncTimeline tl) {
@@ -488,8 +370,7 @@ KernelEmitter::getExpectedBytes(ArriveOp arrive, Value barrier) {
         }
         repeat *= *trips;
       }
-      auto instr = dyn_cast_or_null<InstrOp>(
-          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+      InstrOp instr = lookupInstr(call);
       FailureOr<SmallVector<BufferView>> views = getCallViews(call);
       if (!instr || failed(views))
         return WalkResult::interrupt();
@@ -575,39 +456,58 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
     });
   };
   StringRef name = state.names.lookup(barrier);
-  if (arrive.getBarriers().size() == 1) {
-    FailureOr<std::string> slice =
-        getSlice(barrier, accesses->front().kinds, lift(accesses->front()),
-                 arrive.getLoc());
-    if (failed(slice))
-      return failure();
-    std::string slot = getSlot(name, *slice, ring, counter);
-    FailureOr<std::optional<int64_t>> bytes = getExpectedBytes(arrive, barrier);
-    if (failed(bytes))
-      return failure();
-    if (*bytes) {
-      out.line("exo::mbarrier_arrive_expect_tx(" + slot + ", " +
-               std::to_string(**bytes) + ");");
-    } else {
-      out.line("exo::mbarrier_arrive(" + slot + ");");
-    }
-  } else {
-    // A multicast arrive (`>> z[own] >> z[:]`): one arrival at the element
-    // in every CTA of the window.
+  bool multicast = arrive.getBarriers().size() > 1;
+  if (multicast)
     for (Value other : arrive.getBarriers())
       if (other != barrier)
         return emitTranslationError(arrive.getLoc())
                << "a multicast arrive names one barrier variable";
-    FailureOr<std::string> slice =
-        getSlice(barrier, accesses->back().kinds, lift(accesses->back()),
-                 arrive.getLoc());
-    if (failed(slice))
+  // A multicast arrive (`>> z[own] >> z[:]`) arrives at the element in
+  // every CTA of its last window.
+  const AccessView &access = multicast ? accesses->back() : accesses->front();
+  FailureOr<std::string> slice =
+      getSlice(barrier, access.kinds, lift(access), arrive.getLoc());
+  if (failed(slice))
+    return failure();
+  std::string slot = getSlot(name, *slice, ring, counter);
+  std::optional<int64_t> bytes;
+  if (!multicast) {
+    FailureOr<std::optional<int64_t>> expected =
+        getExpectedBytes(arrive, barrier);
+    if (failed(expected))
       return failure();
-    out.line("for (int exo_peer = 0; exo_peer < " +
-             std::to_string(params.clusterDim) + "; ++exo_peer)");
-    out.line("  exo::mbarrier_arrive_cluster(" +
-             getSlot(name, *slice, ring, counter) + ", exo_peer);");
+    bytes = *expected;
   }
+  // The hardware arrives: from every thread, or from one elected thread per
+  // warp or warpgroup (SyncPlan.h; the ring counts its issuers).
+  ArriveLowering lowering = syncPlan.getArriveLowering(arrive);
+  int64_t issuer = getIssuerThreads(lowering.issuers);
+  if (lowering.syncWarp)
+    out.line("__syncwarp();");
+  if (issuer > 1)
+    out.open("if (exo_thread % " + std::to_string(issuer) + " == 0)");
+  if (bytes) {
+    out.line("exo::mbarrier_arrive_expect_tx(" + slot + ", " +
+             std::to_string(*bytes) + ");");
+  } else {
+    out.line("exo::mbarrier_arrive(" + slot + ");");
+  }
+  if (multicast) {
+    StringRef peerArrive = lowering.releaseCluster
+                               ? "exo::mbarrier_arrive_peer_release"
+                               : "exo::mbarrier_arrive_peer";
+    std::string clusterDim = std::to_string(params.clusterDim);
+    if (params.clusterDim == 2) {
+      out.line(peerArrive.str() + "(" + slot + ", exo_cta ^ 1);");
+    } else {
+      out.line("for (int exo_peer = 1; exo_peer < " + clusterDim +
+               "; ++exo_peer)");
+      out.line("  " + peerArrive.str() + "(" + slot +
+               ", (exo_cta + exo_peer) % " + clusterDim + ");");
+    }
+  }
+  if (issuer > 1)
+    out.close();
   out.line("++" + counter + ";");
   return success();
 }
@@ -632,7 +532,7 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
     // cp.async writes through the generic proxy: async-proxy readers need
     // a proxy fence after the wait.
     if (*committed == SyncTimeline::Sm80_cp_async &&
-        (postTemporal & kAsyncProxy))
+        (postTemporal & kAsyncProxyTimelines))
       out.line("exo::fence_proxy_async();");
     return success();
   }

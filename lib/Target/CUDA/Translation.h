@@ -7,11 +7,15 @@
 //
 //   Names.cpp             C++ identifiers for exogpu values
 //   Buffers.cpp           how buffers are stored and indexed (Fig. 12)
-//   Statements.cpp        statements common to host and device code
-//   ThreadMapping.cpp     cuda_threads loops and warp paths (Sec. 4.2)
+//   CodeWriter.cpp        indented C++ text
+//   ControlPrinter.cpp    control expressions as C++
+//   FunctionEmitter.cpp   statements common to host and device code,
+//                         instruction templates
+//   ThreadMapping.cpp     cuda_threads loops and warps blocks (Sec. 4.2)
+//   KernelStructure.cpp   the task nest and the warp groups' code paths
 //   SharedMemoryPlan.cpp  static shared-memory offsets, mbarrier rings
+//   SyncPlan.cpp          who arrives, at which scope, which proxy fences
 //   SyncLowering.cpp      Fence, Arrive and Await (Fig. 13, 16)
-//   InstrCall.cpp         instruction templates
 //   KernelEmitter.cpp     device functions as persistent kernels
 //   HostEmitter.cpp       procs as host functions
 //   TranslateToCuda.cpp   the module, the header and the registration

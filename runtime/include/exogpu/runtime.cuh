@@ -139,8 +139,22 @@ EXOGPU_DEVICE void mbarrier_arrive(uint64_t *bar) {
 }
 
 /// Arrives at the mbarrier at the same offset as `bar` in the shared memory
-/// of CTA `cta` of the cluster.
-EXOGPU_DEVICE void mbarrier_arrive_cluster(uint64_t *bar, unsigned cta) {
+/// of CTA `cta` of the cluster, ordering nothing: a relaxed arrive at
+/// cluster scope (no fence in SASS). For a release whose pre-set holds only
+/// accesses that are complete when the arrive issues (wgmma reads after
+/// wgmma.wait_group), which need temporal order only
+/// (docs/cuda-translation.md "mbarrier arrives").
+EXOGPU_DEVICE void mbarrier_arrive_peer(uint64_t *bar, unsigned cta) {
+  asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];" ::
+                   "r"(map_shared_rank(smem_address(bar), cta))
+               : "memory");
+}
+
+/// The same arrive with release semantics at cluster scope: this thread's
+/// earlier accesses (and those ordered before them) are visible to threads
+/// of CTA `cta` that observe the phase complete. Costs a GPU-wide memory
+/// barrier in SASS (MEMBAR.ALL.GPU).
+EXOGPU_DEVICE void mbarrier_arrive_peer_release(uint64_t *bar, unsigned cta) {
   asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::
                    "r"(map_shared_rank(smem_address(bar), cta))
                : "memory");

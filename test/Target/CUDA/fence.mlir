@@ -105,7 +105,9 @@ exogpu.proc @async_copies(%g: f32[512] @CudaGmemLinear) {
 // warpgroup's own registers: no rendezvous); a fence from wgmma_async to
 // in-order code waits for the warpgroup's wgmmas (wait_group 0); generic
 // shared-memory writes before async-proxy reads (wgmma, TMA) take a proxy
-// fence before the rendezvous; a cluster-wide fence is the cluster barrier.
+// fence before the rendezvous, and a later fence needs none when no generic
+// shared-memory access came since (proxy-fences.mlir); a cluster-wide
+// fence is the cluster barrier.
 // CHECK-LABEL: tensor_cores_kernel(
 // CHECK: // fence.mlir:{{[0-9]+}}: fence(cuda_in_order, cuda_async_proxy)
 // CHECK-NEXT: exo::fence_proxy_async();
@@ -119,7 +121,6 @@ exogpu.proc @async_copies(%g: f32[512] @CudaGmemLinear) {
 // CHECK: // fence.mlir:{{[0-9]+}}: fence(cuda_generic_and_async, cuda_in_order)
 // CHECK-NEXT: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK-NEXT: asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-// CHECK-NEXT: exo::fence_proxy_async();
 // CHECK-NEXT: exo::cluster_sync();
 exogpu.proc @tensor_cores(%g: f32[1024] @CudaGmemLinear) {
   exogpu.device_function(clusterDim = 2, blockDim = 256) {

@@ -144,7 +144,9 @@ exogpu.proc @arrive_count(%g: f32[64] @CudaGmemLinear) {
 
 // -----
 
-// An mbarrier counts one collective's arrivals per phase.
+// An mbarrier counts one collective's hardware arrives per phase (here one
+// per warp: the barrier's second arrive is by one warp, so the first, by
+// two warps, arrives per warp too).
 exogpu.proc @arrive_sizes(%g: f32[64] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 64) {
     exogpu.for %task in cuda_tasks(0, 1) {
@@ -152,7 +154,7 @@ exogpu.proc @arrive_sizes(%g: f32[64] @CudaGmemLinear) {
       exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
       exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
       exogpu.for %w in cuda_threads(0, 2, unit = cuda_warp) {
-        // expected-error @below {{every arrive on an mbarrier must come from collectives of the same size: this one brings 32 arrival(s), an earlier one 64}}
+        // expected-error @below {{every arrive on an mbarrier must come from collectives of the same size: this one brings 1 arrival(s), an earlier one 2}}
         exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
       }
       exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier

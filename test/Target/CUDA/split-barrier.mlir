@@ -40,23 +40,29 @@ exogpu.proc @commit_groups(%g: f32[1024] @CudaGmemLinear, %out: f32[1024] @CudaG
   }
 }
 
-// mbarrier queue barriers: the arrive count of a phase is the arriving
-// collective's size; a per-warpgroup array of barriers is one ring per
-// element (slice); an await with N = 0 pairs with the awaiting threads'
-// own latest arrive; with N = ~lag it waits for the arrive `lag` behind
-// its await count, and its first `lag` awaits pass at once.
+// mbarrier queue barriers: the arrive count of a phase is the number of
+// hardware arrives of the arriving collective (here one per warp, after a
+// __syncwarp: the lanes' global accesses of the previous iteration are
+// still pending; arrive-lowering.mlir has every case); a per-warpgroup
+// array of barriers is one ring per element (slice); an await with N = 0
+// pairs with the awaiting threads' own latest arrive; with N = ~lag it
+// waits for the arrive `lag` behind its await count, and its first `lag`
+// awaits pass at once.
 // CHECK-LABEL: queue_barriers_kernel(
-// CHECK: uint64_t *const bar = reinterpret_cast<uint64_t *>(exo_smem + 0); // 2 element(s) x depth 3, 128 arrival(s) per phase
-// CHECK: uint64_t *const ring = reinterpret_cast<uint64_t *>(exo_smem + 48); // 1 element(s) x depth 3, 256 arrival(s) per phase
-// CHECK: for (int i = 0; i < 6; ++i) exo::mbarrier_init(&bar[i], 128);
-// CHECK: for (int i = 0; i < 3; ++i) exo::mbarrier_init(&ring[i], 256);
+// CHECK: uint64_t *const bar = reinterpret_cast<uint64_t *>(exo_smem + 0); // 2 element(s) x depth 3, 4 arrival(s) per phase
+// CHECK: uint64_t *const ring = reinterpret_cast<uint64_t *>(exo_smem + 48); // 1 element(s) x depth 3, 8 arrival(s) per phase
+// CHECK: for (int i = 0; i < 6; ++i) exo::mbarrier_init(&bar[i], 4);
+// CHECK: for (int i = 0; i < 3; ++i) exo::mbarrier_init(&ring[i], 8);
 // CHECK: exo::fence_mbarrier_init();
 // CHECK: __syncthreads();
 // CHECK: unsigned bar_arrived = 0;
 // CHECK: unsigned ring_arrived = 0;
 // CHECK: unsigned ring_awaited = 0;
 // CHECK: // split-barrier.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[wg]
+// CHECK-NEXT: __syncwarp();
+// CHECK-NEXT: if (exo_thread % 32 == 0) {
 // CHECK-NEXT: exo::mbarrier_arrive(&bar[wg * 3 + bar_arrived % 3]);
+// CHECK-NEXT: }
 // CHECK-NEXT: ++bar_arrived;
 // CHECK: // split-barrier.mlir:{{[0-9]+}}: await(bar[wg], cuda_in_order, 0)
 // CHECK-NEXT: exo::mbarrier_wait(&bar[wg * 3 + (bar_arrived - 1) % 3], (bar_arrived - 1) / 3 % 2);
@@ -67,7 +73,10 @@ exogpu.proc @commit_groups(%g: f32[1024] @CudaGmemLinear, %out: f32[1024] @CudaG
 // CHECK-NEXT: }
 // CHECK-NEXT: ++ring_awaited;
 // CHECK: // split-barrier.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> ring[]
+// CHECK-NEXT: __syncwarp();
+// CHECK-NEXT: if (exo_thread % 32 == 0) {
 // CHECK-NEXT: exo::mbarrier_arrive(&ring[ring_arrived % 3]);
+// CHECK-NEXT: }
 // CHECK-NEXT: ++ring_arrived;
 exogpu.proc @queue_barriers(%g: f32[1024] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 256) {

@@ -1,0 +1,89 @@
+//===- Timelines.h - qualitative timelines the lowering looks at ----------===//
+//
+// Part of ExoGPU (internal to the CUDA translation). The qualitative
+// timelines of seeds/002 Fig. 15 grouped by what the CUDA lowering of
+// synchronization does about them (SyncLowering.cpp, SyncPlan.cpp): the
+// warpgroup's wgmma timelines, the async proxy, a thread's registers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXOGPU_LIB_TARGET_CUDA_TIMELINES_H
+#define EXOGPU_LIB_TARGET_CUDA_TIMELINES_H
+
+#include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::exogpu::cuda {
+
+/// The bit of `timeline` in a qualitative-timeline mask.
+inline uint32_t getQualBit(QualTimeline timeline) {
+  return exoam::getQualBit(timeline);
+}
+
+/// wgmma's register operands (A and D).
+inline const uint32_t kWgmmaRegisterTimelines =
+    getQualBit(QualTimeline::wgmma_async_rmem_a_qual) |
+    getQualBit(QualTimeline::wgmma_async_rmem_d_qual);
+/// Every access of a wgmma: registers and shared-memory operands.
+inline const uint32_t kWgmmaTimelines =
+    kWgmmaRegisterTimelines | getQualBit(QualTimeline::wgmma_async_smem_qual);
+/// Accesses through the async proxy: TMA (both directions) and wgmma's
+/// shared-memory operands.
+inline const uint32_t kAsyncProxyTimelines =
+    getQualBit(QualTimeline::tma_to_smem_async_qual) |
+    getQualBit(QualTimeline::tma_to_gmem_async_qual) |
+    getQualBit(QualTimeline::wgmma_async_smem_qual);
+/// Timelines of a thread's own registers: ordering them needs no rendezvous.
+inline const uint32_t kRegisterTimelines =
+    getQualBit(QualTimeline::cuda_in_order_rmem_qual) |
+    kWgmmaRegisterTimelines | getQualBit(QualTimeline::wgmma_zero_qual);
+
+/// The timelines an instruction parameter's accesses are on.
+inline uint32_t getParamTimelines(ArgSpecAttr spec) {
+  uint32_t mask = 0;
+  if (std::optional<QualTimeline> init = spec.getInit())
+    mask |= getQualBit(*init);
+  for (QualTimeline q : spec.getExt())
+    mask |= getQualBit(q);
+  return mask;
+}
+
+/// The instruction a call calls, or null (a proc, or an unknown symbol).
+inline InstrOp lookupInstr(CallOp call) {
+  return dyn_cast_or_null<InstrOp>(
+      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+}
+
+/// Whether a synchronization whose pre-set has full timelines `preFull` and
+/// whose post-set has temporal timelines `postTemporal` orders generic-proxy
+/// accesses (cuda_in_order_ram) before async-proxy ones: the case that needs
+/// `fence.proxy.async` in the threads that made the generic accesses
+/// (seeds/004 "async proxy").
+inline bool ordersGenericBeforeAsyncProxy(uint32_t preFull,
+                                          uint32_t postTemporal) {
+  return (preFull & getQualBit(QualTimeline::cuda_in_order_ram_qual)) &&
+         (postTemporal & kAsyncProxyTimelines);
+}
+
+/// Whether a Fence on these timelines needs its collective to rendezvous:
+/// not when both sides only hold a thread's own registers.
+inline bool fenceNeedsRendezvous(FenceOp fence) {
+  uint32_t preFull = exoam::getFullTimelines(fence.getPre());
+  uint32_t postTemporal = exoam::getTemporalTimelines(fence.getPost());
+  return ((preFull | postTemporal) & ~kRegisterTimelines) != 0;
+}
+
+/// The union of the temporal sets of the awaits on `barrier`: what the
+/// awaiting side's accesses may be.
+inline uint32_t getAwaitTimelines(Value barrier) {
+  uint32_t mask = 0;
+  for (Operation *user : barrier.getUsers())
+    if (auto await = dyn_cast<AwaitOp>(user))
+      mask |= exoam::getTemporalTimelines(await.getTimeline());
+  return mask;
+}
+
+} // namespace mlir::exogpu::cuda
+
+#endif // EXOGPU_LIB_TARGET_CUDA_TIMELINES_H
