@@ -467,18 +467,24 @@ exogpu.instr @Sm90_store_d_m64n256_f32(
 
 // Column block j (columns 32 j .. 32 j + 31) of a 64 x 256 accumulator into
 // a 64 x 32 f32 tile, 128-byte swizzled. Thread t of the warpgroup (warp w,
-// g = (t % 32) / 4) holds, for q in 0..3, d_{16 j + 4 q}, d_{16 j + 4 q + 1}
-// at row 16 w + g, columns 8 q + 2 (t % 4) and + 1, and d_{16 j + 4 q + 2},
-// d_{16 j + 4 q + 3} eight rows below: two 8-byte stores per q into 16-byte
-// chunk (2 q + (t % 4) / 2) XOR (row % 8) of the row. The 8 rows of a warp
-// land in 8 different chunks: no bank conflicts. The tile's origin must be
-// 1024-byte aligned (its first row a multiple of 8 in a swizzled buffer).
+// g = (t % 32) / 4, row = 16 w + g) holds, for q in 0..3, d_{16 j + 4 q},
+// d_{16 j + 4 q + 1} at row `row`, columns 8 q + 2 (t % 4) and + 1, and
+// d_{16 j + 4 q + 2}, d_{16 j + 4 q + 3} eight rows below: two 8-byte
+// stores per q into 16-byte chunk c = (2 q + (t % 4) / 2) XOR (row % 8) of
+// the row. 8-byte stores are served per half-warp (rows g = 0..3 or 4..7),
+// whose 16 lanes must cover the 8 chunks of a 128-byte row once each: store
+// number s (0..3) of a thread takes q = s XOR 2 (g % 2) (the pair of
+// registers selected, not indexed, so they stay registers), which makes c a
+// bijection of (g, (t % 4) / 2) within each half-warp. No bank conflicts:
+// 2 wavefronts per warp store, 16 per warp (utils/smem-banks.py;
+// test/StdLib/epilogue-banks.test). The tile's origin must be 1024-byte
+// aligned (its first row a multiple of 8 in a swizzled buffer).
 exogpu.instr @Sm90_store_d_m64n256_tile64x32_f32(
     %j: index,
     %dst: f32[64, 32] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int q = 0; q < 4; ++q) { const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; *reinterpret_cast<float2 *>(base + offset) = make_float2({d}[16 * ({j}) + 4 * q], {d}[16 * ({j}) + 4 * q + 1]); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2({d}[16 * ({j}) + 4 * q + 2], {d}[16 * ({j}) + 4 * q + 3]); } }" {
+    cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; const bool odd = (row & 1u) != 0u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int s = 0; s < 4; ++s) { const unsigned q = unsigned(s) ^ (odd ? 2u : 0u); const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; const float x0 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2)] : {d}[16 * ({j}) + 4 * s]; const float x1 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 1] : {d}[16 * ({j}) + 4 * s + 1]; const float x2 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 2] : {d}[16 * ({j}) + 4 * s + 2]; const float x3 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 3] : {d}[16 * ({j}) + 4 * s + 3]; *reinterpret_cast<float2 *>(base + offset) = make_float2(x0, x1); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2(x2, x3); } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 32) {
       exogpu.assign %dst[%m, %n] = %d[%m, %j * 32 + %n] : f32[64, 32] @Sm90_SmemSwizzled(128), f32[64, 256] @Sm90_RmemMatrixD(64, 256)

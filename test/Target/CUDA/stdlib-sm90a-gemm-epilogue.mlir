@@ -29,7 +29,7 @@
 // CHECK: #pragma unroll
 // CHECK-NEXT: for (int j = 0; j < 8; ++j) {
 // CHECK-NEXT: // {{.*}} call @Sm90_store_d_m64n256_tile64x32_f32[j](S[j, :, :], D[:, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>(S + j * 2048) + row * 128u; for (int q = 0; q < 4; ++q) { const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; *reinterpret_cast<float2 *>(base + offset) = make_float2(D[16 * (j) + 4 * q], D[16 * (j) + 4 * q + 1]); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2(D[16 * (j) + 4 * q + 2], D[16 * (j) + 4 * q + 3]); } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; const bool odd = (row & 1u) != 0u; char *const base = reinterpret_cast<char *>(S + j * 2048) + row * 128u; for (int s = 0; s < 4; ++s) { const unsigned q = unsigned(s) ^ (odd ? 2u : 0u); const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; const float x0 = odd ? D[16 * (j) + 4 * (s ^ 2)] : D[16 * (j) + 4 * s]; const float x1 = odd ? D[16 * (j) + 4 * (s ^ 2) + 1] : D[16 * (j) + 4 * s + 1]; const float x2 = odd ? D[16 * (j) + 4 * (s ^ 2) + 2] : D[16 * (j) + 4 * s + 2]; const float x3 = odd ? D[16 * (j) + 4 * (s ^ 2) + 3] : D[16 * (j) + 4 * s + 3]; *reinterpret_cast<float2 *>(base + offset) = make_float2(x0, x1); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2(x2, x3); } }
 // CHECK: exo::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
 // CHECK: call @Sm90_tma_store_64x32_f32(C_map[task * 64:task * 64 + 64, j * 32:j * 32 + 32], S[j, :, :])
