@@ -2,7 +2,8 @@
 
 The operator is functional: it takes the proc's inputs (the data parameters
 it reads) and the control parameters no input has as an extent, and returns
-new tensors for its outputs (a read-and-written parameter is copied first).
+new tensors for its outputs (a read-and-written parameter is copied first);
+inputs that are not contiguous are copied.
 Its fake implementation computes the outputs' shapes from the signature, so
 it traces under torch.compile. PyTorch is imported only when this is used.
 """
@@ -83,14 +84,18 @@ def torch_op(kernel: Kernel, *, name: str = None,
         outputs = {}
         for p in results:
             if p.access == "read_write":
-                outputs[p.name] = given[p.name].clone()
+                outputs[p.name] = given[p.name].clone(
+                    memory_format=torch.contiguous_format)
             else:
                 outputs[p.name] = torch.empty(
                     signature.extents(p, values),
                     dtype=getattr(torch, DTYPES[p.dtype][0]),
                     device=device_of(given))
-        call = {**{k: v for k, v in given.items()
-                   if k not in outputs}, **outputs}
+        # Inputs as the kernel takes them: dense and row-major.
+        call = {name: value.contiguous() if isinstance(value, torch.Tensor)
+                else value for name, value in given.items()
+                if name not in outputs}
+        call.update(outputs)
         kernel(**call)
         returned = tuple(outputs[p.name] for p in results)
         return returned[0] if len(returned) == 1 else returned
