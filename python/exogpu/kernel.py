@@ -237,7 +237,7 @@ def _stream_handle(stream: Any, library: Optional[str],
         return stream
     if hasattr(stream, "__cuda_stream__"):
         return int(stream.__cuda_stream__()[1])
-    for attribute in ("cuda_stream", "ptr", "handle"):
+    for attribute in ("cuda_stream", "ptr"):
         if hasattr(stream, attribute):
             return int(getattr(stream, attribute))
     raise TypeError("stream must be a cudaStream_t (an int) or a stream "

@@ -104,11 +104,6 @@ class Param:
     def is_output(self) -> bool:
         return self.access in ("write", "read_write")
 
-    @property
-    def dtype_name(self) -> str:
-        return DTYPES[self.dtype][0] if self.dtype in DTYPES else str(
-            self.dtype)
-
     def describe(self) -> str:
         """`A: f32[M, N] @CudaGmemLinear` (for messages)."""
         if not self.is_data:

@@ -21,8 +21,6 @@ from typing import Optional, Sequence
 
 from .errors import ToolError, ToolNotFoundError, parse_diagnostics
 
-TOOLS = ("exogpu-opt", "exogpu-translate", "exogpu-run")
-
 
 def repository_root() -> pathlib.Path:
     """The ExoGPU checkout: `stdlib/`, `runtime/include/`, `build/`."""

@@ -156,3 +156,21 @@ def test_cuda_errors_raise_without_a_gpu(gemv_kernel):
     assert error.name in ("cudaErrorInsufficientDriver", "cudaErrorNoDevice")
     assert str(error).startswith(f"gemv(): the host function: {error.name} "
                                  f"({error.code}): ")
+
+
+def test_stream_objects(gemv_kernel):
+    class TorchLike:
+        cuda_stream = 11
+
+    class CupyLike:
+        ptr = 22
+
+    class CudaPython:
+        def __cuda_stream__(self):
+            return (0, 33)
+
+    A = DLPackCudaArray((100, 4))
+    for stream in (TorchLike(), CupyLike(), CudaPython()):
+        with pytest.raises(ValueError, match="precondition"):
+            gemv_kernel(A, CudaArray((4,)), CudaArray((100,)), stream=stream)
+    assert A.streams == [11, 22, 33]
