@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what ExoGPU needs from Debian: MLIR/LLVM 22, lit/FileCheck, Ninja;
-# numpy from PyPI.
+# numpy, pytest and wheel from PyPI.
 # The CUDA toolkit (nvcc) is used when present and is not installed here;
 # cuobjdump comes from PyPI when the toolkit lacks it.
 set -euo pipefail
@@ -22,6 +22,16 @@ if ! python3 -c "import numpy" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check numpy==2.4.6 ||
     echo "warning: numpy unavailable; its tests will be skipped" >&2
 fi
+# pytest runs the Python package's tests (test/Python); wheel lets them
+# install the package (pip install -e python/) without fetching setuptools.
+# PyTorch is never installed here: its wheel is gigabytes.
+for requirement in pytest==9.0.3 wheel==0.45.1; do
+  module=${requirement%%==*}
+  if ! python3 -c "import $module" 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check "$requirement" ||
+      echo "warning: $module unavailable; the Python tests will be skipped" >&2
+  fi
+done
 # cuobjdump (SASS inspection in the tests) is not in the Debian packages of
 # the CUDA toolkit here; PyPI has it.
 if ! command -v cuobjdump >/dev/null &&

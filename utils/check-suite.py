@@ -8,9 +8,10 @@
    RUN lines prepend that instruction library.
 2. Robustness: every input (or split) meant to be rejected makes the tool exit
    with status 1 and an error diagnostic, never a signal.
-3. With --translate TRANSLATE: exogpu-translate --to-cuda and
-   --to-cuda-header on every input (or split) either succeed or exit with
-   status 1 and an error diagnostic, never a signal or a hang.
+3. With --translate TRANSLATE: exogpu-translate --to-cuda,
+   --to-cuda-header and --to-signature-json on every input (or split) either
+   succeed or exit with status 1 and an error diagnostic, never a signal or
+   a hang.
 
 Usage: check-suite.py TOOL ROOT [--translate TRANSLATE]
 """
@@ -70,9 +71,9 @@ def check_round_trip(tool, path, chunk, failures):
 
 
 def check_translation(translate, path, chunk, failures):
-    """Returns whether both translations of `chunk` succeeded."""
+    """Returns whether every translation of `chunk` succeeded."""
     translated = True
-    for flag in ("--to-cuda", "--to-cuda-header"):
+    for flag in ("--to-cuda", "--to-cuda-header", "--to-signature-json"):
         try:
             result = run(translate, [flag, "-o", "/dev/null"], chunk)
         except subprocess.TimeoutExpired:

@@ -5,6 +5,7 @@
 //
 //   exogpu-translate --to-cuda --stdlib=stdlib/sm90a.mlir gemm.mlir -o gemm.cu
 //   exogpu-translate --to-cuda-header gemm.mlir -o gemm.h
+//   exogpu-translate --to-signature-json gemm.mlir -o gemm.json
 //
 // Like mlir-translate it takes --split-input-file and --verify-diagnostics
 // (for tests of the translation's diagnostics). The module is verified after
@@ -13,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Target/CUDA/SignatureJson.h"
 #include "ExoGPU/Target/CUDA/TranslateToCuda.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -29,7 +31,7 @@
 using namespace mlir;
 
 namespace {
-enum class Action { ToCuda, ToCudaHeader };
+enum class Action { ToCuda, ToCudaHeader, ToSignatureJson };
 } // namespace
 
 int main(int argc, char **argv) {
@@ -46,7 +48,10 @@ int main(int argc, char **argv) {
           clEnumValN(Action::ToCuda, "to-cuda",
                      "CUDA C++: host functions and persistent kernels"),
           clEnumValN(Action::ToCudaHeader, "to-cuda-header",
-                     "the C/C++ header of the host functions")));
+                     "the C/C++ header of the host functions"),
+          clEnumValN(Action::ToSignatureJson, "to-signature-json",
+                     "the host functions' parameters, extents, roles and "
+                     "preconditions as JSON (docs/python.md)")));
   llvm::cl::list<std::string> libraries(
       "stdlib",
       llvm::cl::desc("Instruction library to link into the module (e.g. "
@@ -96,9 +101,15 @@ int main(int argc, char **argv) {
       if (!module || failed(exogpu::linkInstructionLibraries(*module, paths)) ||
           failed(verify(*module)))
         return failure();
-      return action == Action::ToCuda
-                 ? exogpu::translateModuleToCuda(*module, os)
-                 : exogpu::translateModuleToCudaHeader(*module, os);
+      switch (action) {
+      case Action::ToCuda:
+        return exogpu::translateModuleToCuda(*module, os);
+      case Action::ToCudaHeader:
+        return exogpu::translateModuleToCudaHeader(*module, os);
+      case Action::ToSignatureJson:
+        return exogpu::translateModuleToSignatureJson(*module, os);
+      }
+      return failure();
     };
     if (!verifyDiagnostics) {
       SourceMgrDiagnosticHandler handler(sourceMgr, &context);

@@ -9,6 +9,7 @@
 #include "ExoGPU/Target/CUDA/TranslateToCuda.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Target/CUDA/SignatureJson.h"
 #include "HostEmitter.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -176,5 +177,10 @@ void mlir::exogpu::registerToCudaTranslation() {
       "to-cuda-header",
       "write the C/C++ header of an exogpu module's host functions",
       translate("to-cuda-header", translateModuleToCudaHeader),
+      registerDialects);
+  TranslateFromMLIRRegistration toSignature(
+      "to-signature-json",
+      "describe the host functions of an exogpu module's procs as JSON",
+      translate("to-signature-json", translateModuleToSignatureJson),
       registerDialects);
 }

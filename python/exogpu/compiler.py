@@ -1,0 +1,152 @@
+"""`exogpu.compile`: from a checked kernel to a callable in one call.
+
+The steps, each a tool run whose diagnostics become a ToolError:
+
+1. `exogpu-translate --to-signature-json`: the module parses and verifies,
+   and the proc's host API is read (signature.py);
+2. `exogpu-opt --exogpu-collective-analysis --exogpu-distributed-memory
+   --exogpu-sync-check=...` once per size set: the static analyses
+   (seeds/002 Sec. 4, 4.1) and the synchronization check (Sec. 5);
+3. `exogpu-translate --to-cuda`: the CUDA translation;
+4. nvcc builds the shared library (build.py), which is cached (cache.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from . import build, cache, tools
+from .kernel import Kernel
+from .signature import Signature
+from .source import Source, SourceLike, StdlibLike
+
+SizeSet = Mapping[str, Union[int, bool]]
+
+
+def compile(source: SourceLike, proc: str, *,
+            check: Union[SizeSet, Sequence[SizeSet]],
+            arch: Optional[str] = None, stdlib: StdlibLike = "auto",
+            cache_dir: Optional[os.PathLike] = None,
+            nvcc_flags: Sequence[str] = ()) -> Kernel:
+    """Checks, translates and builds proc `proc` of `source`; returns it as
+    a callable `Kernel`.
+
+    `source` is a `.mlir` path or the module's text; `stdlib` the
+    instruction libraries (see Source). `check` gives the sizes at which the
+    synchronization check runs: one dict of every control parameter's value
+    (``{"M": 256, "N": 256, "K": 64}``) or a list of them. `arch` is the
+    GPU architecture ("sm_90a", "sm_80"; default: the current GPU's).
+    Built libraries are cached in `cache_dir` (default: cache.default_dir())
+    by content; a cache hit runs no tool and no nvcc, and needs neither.
+    """
+    size_sets = _size_sets(check)
+    kernel_source = Source(source, stdlib)
+    target = build.resolve_arch(arch)
+    store = cache.Cache(cache_dir)
+    runtime = tools.runtime_include_dir() / "exogpu"
+    request = cache.digest({
+        "source": kernel_source.combined,
+        "proc": proc,
+        "check": size_sets,
+        "arch": target,
+        "nvcc_flags": list(nvcc_flags),
+        "runtime": {p.name: p.read_text() for p in sorted(runtime.glob("*"))
+                    if p.is_file()},
+        "shim": build.SHIM.read_text(),
+    })
+    toolchain = _toolchain()
+    entry = store.lookup(request, toolchain)
+    if entry is not None:
+        return _load(entry, proc, cached=True)
+    if toolchain is None:
+        # Reports what is missing.
+        for name in ("exogpu-opt", "exogpu-translate"):
+            tools.require_tool(name)
+        tools.require_nvcc()
+
+    def fill(folder: pathlib.Path) -> None:
+        _build(kernel_source, proc, size_sets, target, list(nvcc_flags),
+               folder)
+
+    return _load(store.store(request, toolchain, fill), proc, cached=False)
+
+
+def _size_sets(check: Any) -> List[Dict[str, Any]]:
+    sets = [check] if isinstance(check, Mapping) else list(check)
+    if not sets or not all(isinstance(s, Mapping) for s in sets):
+        raise TypeError("check= takes a dict of sizes ({'M': 256, ...}) or a "
+                        "non-empty list of them")
+    result = []
+    for sizes in sets:
+        for name, value in sizes.items():
+            if not isinstance(value, int):
+                raise TypeError(f"check=: the value of {name} must be an int "
+                                f"or a bool, got {type(value).__name__}")
+        result.append(dict(sizes))
+    return result
+
+
+def _toolchain() -> Optional[str]:
+    """The hash of the tools and nvcc that build here, or None if one is
+    missing."""
+    found = [tools.find_tool(name) for name in ("exogpu-opt",
+                                                "exogpu-translate")]
+    nvcc = tools.find_nvcc()
+    if None in found or nvcc is None:
+        return None
+    return cache.digest({"tools": [tools.file_digest(p) for p in found],
+                         "nvcc": tools.nvcc_version(nvcc)})
+
+
+def _format_sizes(sizes: Mapping[str, Any]) -> str:
+    return ",".join(f"{name}={str(value).lower()}"
+                    for name, value in sizes.items())
+
+
+def signatures(source: Source) -> Dict[str, Signature]:
+    """Every proc's signature (`exogpu-translate --to-signature-json`)."""
+    text = tools.run_tool("exogpu-translate", ["--to-signature-json"],
+                          source.combined, "parsing and verifying "
+                          f"{source.name}", source.map_location)
+    return Signature.load_all(text)
+
+
+def find_signature(source: Source, proc: str) -> Signature:
+    procs = signatures(source)
+    if proc not in procs:
+        raise ValueError(f"{source.name} has no proc @{proc} (procs: "
+                         f"{', '.join(procs) or 'none'})")
+    return procs[proc]
+
+
+def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
+           arch: str, nvcc_flags: List[str], folder: pathlib.Path) -> None:
+    signature = find_signature(source, proc)
+    for sizes in size_sets:
+        text = _format_sizes(sizes).replace(",", " ")
+        tools.run_tool(
+            "exogpu-opt",
+            ["--exogpu-collective-analysis", "--exogpu-distributed-memory",
+             f"--exogpu-sync-check=proc={proc} {text}", "-o", os.devnull],
+            source.combined,
+            f"synchronization check of @{proc} at "
+            f"{_format_sizes(sizes).replace(',', ', ')}",
+            source.map_location)
+    cuda = tools.run_tool("exogpu-translate", ["--to-cuda"], source.combined,
+                          f"CUDA translation of {source.name}",
+                          source.map_location)
+    (folder / "kernel.cu").write_text(cuda)
+    (folder / "signature.json").write_text(json.dumps({
+        "format": 1, "procs": [signature.raw]}, indent=2))
+    build.build_library(folder / "kernel.cu", folder / cache.LIBRARY, arch,
+                        nvcc_flags)
+
+
+def _load(entry: pathlib.Path, proc: str, cached: bool) -> Kernel:
+    signature = Signature.load_all(
+        (entry / "signature.json").read_text())[proc]
+    return Kernel(entry / cache.LIBRARY, signature, entry / "kernel.cu",
+                  cached=cached)

@@ -1,0 +1,115 @@
+"""A kernel's source and the instruction libraries linked before it.
+
+The tools read one module: the instruction libraries (`stdlib/*.mlir`)
+followed by the kernel, as `cat stdlib/sm90a.mlir kernel.mlir | exogpu-opt`
+does (docs/stdlib.md). `Source` builds that text and maps positions in it
+back to the files they came from, so that diagnostics name the user's file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import re
+from typing import List, Sequence, Tuple, Union
+
+from . import tools
+from .errors import Location
+
+SourceLike = Union[str, os.PathLike]
+StdlibLike = Union[None, str, os.PathLike, Sequence[Union[str, os.PathLike]]]
+
+# `// exogpu-stdlib: sm90a` names the instruction library a kernel calls.
+_STDLIB_MARKER = re.compile(r"^\s*//\s*exogpu-stdlib:\s*(\S+)\s*$", re.M)
+DEFAULT_STDLIB = "sm90a"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Part:
+    name: str  # the file name diagnostics show
+    text: str
+    first_line: int  # where the part starts in the combined text (from 1)
+
+
+class Source:
+    """A kernel (a `.mlir` file or its text) and its instruction libraries.
+
+    `stdlib` is "auto" (the libraries the source names with
+    `// exogpu-stdlib: NAME` lines, else "sm90a"), None (none), a library
+    name ("sm80", "sm90a": `stdlib/NAME.mlir` of the repository), a path, or
+    a list of these.
+    """
+
+    def __init__(self, source: SourceLike, stdlib: StdlibLike = "auto"):
+        name, text = _read_source(source)
+        self.name = name
+        self.text = text
+        self.libraries: List[Tuple[str, str]] = [
+            (str(path), pathlib.Path(path).read_text())
+            for path in _resolve_stdlib(stdlib, text)]
+        self._parts: List[_Part] = []
+        line = 1
+        for part_name, part_text in self.libraries + [(name, text)]:
+            if not part_text.endswith("\n"):
+                part_text += "\n"
+            self._parts.append(_Part(part_name, part_text, line))
+            line += part_text.count("\n")
+
+    @property
+    def combined(self) -> str:
+        """The text the tools read: the libraries, then the kernel."""
+        return "".join(part.text for part in self._parts)
+
+    def map_location(self, file: str, line: int, column: int) -> Location:
+        """Maps a position in `combined` (read as `file`) to its file."""
+        if file not in ("<stdin>", "-"):
+            return Location(file, line, column)
+        for part in reversed(self._parts):
+            if line >= part.first_line:
+                return Location(part.name, line - part.first_line + 1, column)
+        return Location(file, line, column)
+
+
+def _read_source(source: SourceLike) -> Tuple[str, str]:
+    """(name, text) of a path or of MLIR text."""
+    if isinstance(source, os.PathLike):
+        path = pathlib.Path(source)
+        return str(path), path.read_text()
+    if not isinstance(source, str):
+        raise TypeError("source must be a path or MLIR text, got "
+                        f"{type(source).__name__}")
+    if "\n" in source or "{" in source:  # a proc always has a body
+        return "<string>", source
+    path = pathlib.Path(source)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such kernel file: {source!r} (pass a "
+                                "path or the module's MLIR text)")
+    return str(path), path.read_text()
+
+
+def _resolve_stdlib(stdlib: StdlibLike, text: str) -> List[pathlib.Path]:
+    if stdlib is None:
+        return []
+    if isinstance(stdlib, str) and stdlib == "auto":
+        named = _STDLIB_MARKER.findall(text)
+        stdlib = list(dict.fromkeys(named)) or [DEFAULT_STDLIB]
+    if isinstance(stdlib, (str, os.PathLike)):
+        stdlib = [stdlib]
+    return [_find_library(entry) for entry in stdlib]
+
+
+def _find_library(entry: Union[str, os.PathLike]) -> pathlib.Path:
+    """The file of a library name ("sm90a") or path."""
+    path = pathlib.Path(entry)
+    if isinstance(entry, str) and "/" not in entry and not path.suffix:
+        path = tools.repository_root() / "stdlib" / f"{entry}.mlir"
+        if not path.is_file():
+            known = sorted(p.stem for p in path.parent.glob("*.mlir"))
+            raise FileNotFoundError(
+                f"unknown instruction library {entry!r} (known: "
+                f"{', '.join(known) or 'none'}; or pass a path)")
+        return path
+    if not path.is_file():
+        raise FileNotFoundError(f"no such instruction library: {str(entry)!r}")
+    return path

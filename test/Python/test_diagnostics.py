@@ -1,0 +1,147 @@
+"""Tool diagnostics as Python exceptions: exogpu.ToolError carries the
+tool's message, its location in the user's file and its notes."""
+
+import pytest
+
+import exogpu
+from exogpu.errors import Location, parse_diagnostics
+
+from conftest import EXAMPLES, INPUTS, ROOT
+
+
+def test_parse_diagnostics():
+    text = """\
+<stdin>:12:5: error: WAW hazard on @D[0]: this write is not ordered
+    exogpu.assign %D[0] = 1.0
+    ^
+<stdin>:10:3: note: the earlier write is here
+  exogpu.assign %D[0] = 0.0
+  ^
+<stdin>:12:5: note: missing synchronization between the two
+<stdin>:3:1: remark: progress: task 3 of 8
+exogpu-run: error: @f at N=8 failed a run-time check
+error: a message without a location
+  that continues on this line
+"""
+
+    def shift(file, line, column):
+        return Location("kernel.mlir", line - 2, column)
+    diagnostics = parse_diagnostics(text, shift)
+    assert [d.severity for d in diagnostics] == ["error", "remark", "error",
+                                                 "error"]
+    hazard = diagnostics[0]
+    assert hazard.message == ("WAW hazard on @D[0]: this write is not "
+                              "ordered")
+    assert hazard.location == Location("kernel.mlir", 10, 5)
+    assert hazard.source_line == ("    exogpu.assign %D[0] = 1.0\n    ^")
+    assert [n.message for n in hazard.notes] == [
+        "the earlier write is here", "missing synchronization between the two"]
+    assert hazard.notes[0].location == Location("kernel.mlir", 8, 3)
+    assert diagnostics[2].location is None
+    assert diagnostics[2].message == "@f at N=8 failed a run-time check"
+    assert diagnostics[3].message == ("a message without a location\n"
+                                      "  that continues on this line")
+    assert hazard.format().splitlines()[0] == (
+        "kernel.mlir:10:5: error: WAW hazard on @D[0]: this write is not "
+        "ordered")
+
+
+def gemm_without_wgmma_fence():
+    """The README's seeded bug: the Hopper GEMM without its wgmma.fence."""
+    text = (EXAMPLES / "sm90a_gemm.mlir").read_text()
+    fence = "exogpu.fence(wgmma_fence_1, wgmma_fence_2)"
+    assert fence in text
+    return "\n".join(line for line in text.splitlines()
+                     if fence not in line)
+
+
+def test_sync_check_hazard_is_a_tool_error(tmp_path):
+    text = gemm_without_wgmma_fence()
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile(text, "gemm_sm90a", check={"M": 256, "N": 256,
+                                                  "K": 64},
+                       stdlib="sm90a", arch="sm_90a", cache_dir=tmp_path)
+    error = caught.value
+    assert error.stage == ("synchronization check of @gemm_sm90a at M=256, "
+                           "N=256, K=64")
+    assert error.message.startswith("WAW hazard on @D[0, 0, 0, 0]")
+    # The location is in the kernel's text (not in the library before it).
+    assert error.location.file == "<string>"
+    line = text.splitlines()[error.location.line - 1]
+    assert "exogpu.call @Sm90_mma_async_tf32_m64n256k8" in line
+    assert error.notes[0].message == "the earlier write is here"
+    assert "Sm90_zero_d_m64n256_f32" in text.splitlines()[
+        error.notes[0].location.line - 1]
+    assert error.notes[1].message.startswith("missing synchronization")
+    assert "synchronization check of @gemm_sm90a" in str(error)
+    assert not list(tmp_path.glob("*/*/kernel.so"))
+
+
+def test_the_second_size_set_is_checked_too(tmp_path):
+    # M=100 violates the precondition: the check reports it.
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile(EXAMPLES / "gemv.mlir", "gemv",
+                       check=[{"M": 256, "N": 64}, {"M": 100, "N": 3}],
+                       arch="sm_80", cache_dir=tmp_path)
+    assert caught.value.stage == ("synchronization check of @gemv at "
+                                  "M=100, N=3")
+    assert "precondition of @gemv (requires M mod 128 == 0 and N > 0) " \
+        "does not hold" in caught.value.message
+    assert caught.value.location == Location(str(EXAMPLES / "gemv.mlir"),
+                                             1, 1)
+
+
+def test_missing_size_in_check(tmp_path):
+    with pytest.raises(exogpu.ToolError,
+                       match="no value for parameter 'N'"):
+        exogpu.compile(EXAMPLES / "gemv.mlir", "gemv", check={"M": 256},
+                       arch="sm_80", cache_dir=tmp_path)
+
+
+def test_parse_error_location(tmp_path):
+    text = "exogpu.proc @f(%N: size) {\n  bogus\n}\n"
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile(text, "f", check={"N": 1}, stdlib=None, arch="sm_80",
+                       cache_dir=tmp_path)
+    error = caught.value
+    assert error.location == Location("<string>", 2, 3)
+    assert "custom op 'bogus'" in error.message
+    assert error.stage == "parsing and verifying <string>"
+    assert error.notes and "Available dialects" in error.notes[0].message
+
+
+def test_verifier_error_in_a_file(tmp_path):
+    kernel = tmp_path / "bad.mlir"
+    kernel.write_text((INPUTS / "host_scale.mlir").read_text().replace(
+        "%z[%i] = %a[%i, 0] * 2.0", "%z[%i] = %a[%i] * 2.0"))
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile(kernel, "host_scale", check={"M": 3, "N": 8},
+                       stdlib=None, arch="sm_80", cache_dir=tmp_path)
+    assert caught.value.location.file == str(kernel)
+    assert caught.value.location.line == 10
+
+
+def test_unknown_proc_and_bad_check(tmp_path):
+    with pytest.raises(ValueError, match=r"has no proc @gemm \(procs: "
+                       r"gemv\)"):
+        exogpu.compile(EXAMPLES / "gemv.mlir", "gemm", check={"M": 128},
+                       arch="sm_80", cache_dir=tmp_path)
+    with pytest.raises(TypeError, match="check= takes a dict"):
+        exogpu.compile(EXAMPLES / "gemv.mlir", "gemv", check=[],
+                       arch="sm_80", cache_dir=tmp_path)
+    with pytest.raises(TypeError, match="the value of M must be an int"):
+        exogpu.compile(EXAMPLES / "gemv.mlir", "gemv",
+                       check={"M": "256", "N": 1}, arch="sm_80",
+                       cache_dir=tmp_path)
+
+
+def test_translation_error(tmp_path):
+    # The sm80 GEMM calls sm80 instructions: with the sm90a library the
+    # module does not verify.
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile(EXAMPLES / "sm80_gemm.mlir", "gemm_sm80",
+                       check={"M": 128, "N": 128, "K": 16}, stdlib="sm90a",
+                       arch="sm_80", cache_dir=tmp_path)
+    assert caught.value.location.file == str(EXAMPLES / "sm80_gemm.mlir")
+    assert "Sm80_" in caught.value.message
+    assert ROOT.name  # the repository is where the tests run from
