@@ -6,13 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExoGPU/AbstractMachine/Passes.h"
-#include "ExoGPU/Analysis/Passes.h"
-#include "ExoGPU/Conversion/Passes.h"
-#include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
-#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
-#include "ExoGPU/Dialect/ExoGPU/TransformOps/ExoGPUTransformOps.h"
-#include "ExoGPU/Transforms/Passes.h"
+#include "ExoGPU/Registration.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -26,16 +20,12 @@ void registerTestRandomSchedulePass();
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::exogpu::registerExoGPUDialect(registry);
-  mlir::exoam::registerExoAMDialect(registry);
+  mlir::exogpu::registerExoGPUDialects(registry);
   // Scheduling: transform.exogpu.* scripts run by --transform-interpreter.
   registry.insert<mlir::transform::TransformDialect>();
-  mlir::exogpu::registerTransformDialectExtension(registry);
+  mlir::exogpu::registerExoGPUExtensions(registry);
+  mlir::exogpu::registerExoGPUPasses();
   mlir::transform::registerTransformPasses();
-  mlir::exoam::registerExoGPUAbstractMachinePasses();
-  mlir::exogpu::registerExoGPUAnalysisPasses();
-  mlir::exogpu::registerExoGPUConversionPasses();
-  mlir::exogpu::registerExoGPUTransformsPasses();
   mlir::exogpu::registerTestRandomSchedulePass();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
