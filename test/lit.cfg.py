@@ -26,8 +26,9 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.exogpu_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["exogpu-opt", "exogpu-run", "exogpu-translate"],
-                                   tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["exogpu-lsp-server", "exogpu-opt", "exogpu-run", "exogpu-translate"],
+    tool_dirs)
 
 # nvcc compiles what exogpu-translate emits (ptxas checks the inline PTX); a
 # GPU runs it. %nvcc compiles with the runtime header on the include path.
