@@ -35,6 +35,7 @@ llvm_config.add_tool_substitutions(
 nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
+    config.nvcc = nvcc
     runtime = os.path.join(config.exogpu_src_root, "runtime", "include")
     config.substitutions.append(
         ("%nvcc", nvcc + " -std=c++17 -I" + runtime))

@@ -3,10 +3,19 @@
 // Part of ExoGPU. Parses, verifies, transforms and prints exogpu / exoam IR:
 //   exogpu-opt --exogpu-collective-analysis --exogpu-sync-check kernel.mlir
 //   exogpu-opt --transform-interpreter schedule-and-kernel.mlir
+// It also reads the upstream dialects that --convert-exogpu-to-standard
+// produces, so that its output and modules mixing host code with procs
+// (examples/embedding) parse.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Registration.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +30,9 @@ void registerTestRandomSchedulePass();
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::exogpu::registerExoGPUDialects(registry);
+  registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
   // Scheduling: transform.exogpu.* scripts run by --transform-interpreter.
   registry.insert<mlir::transform::TransformDialect>();
   mlir::exogpu::registerExoGPUExtensions(registry);
