@@ -26,14 +26,16 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.exogpu_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["exogpu-opt", "exogpu-run", "exogpu-translate"],
-                                   tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["exogpu-lsp-server", "exogpu-opt", "exogpu-run", "exogpu-translate"],
+    tool_dirs)
 
 # nvcc compiles what exogpu-translate emits (ptxas checks the inline PTX); a
 # GPU runs it. %nvcc compiles with the runtime header on the include path.
 nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
+    config.nvcc = nvcc
     runtime = os.path.join(config.exogpu_src_root, "runtime", "include")
     config.substitutions.append(
         ("%nvcc", nvcc + " -std=c++17 -I" + runtime))

@@ -3,16 +3,19 @@
 // Part of ExoGPU. Parses, verifies, transforms and prints exogpu / exoam IR:
 //   exogpu-opt --exogpu-collective-analysis --exogpu-sync-check kernel.mlir
 //   exogpu-opt --transform-interpreter schedule-and-kernel.mlir
+// It also reads the upstream dialects that --convert-exogpu-to-standard
+// produces, so that its output and modules mixing host code with procs
+// (examples/embedding) parse.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExoGPU/AbstractMachine/Passes.h"
-#include "ExoGPU/Analysis/Passes.h"
-#include "ExoGPU/Conversion/Passes.h"
-#include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
-#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
-#include "ExoGPU/Dialect/ExoGPU/TransformOps/ExoGPUTransformOps.h"
-#include "ExoGPU/Transforms/Passes.h"
+#include "ExoGPU/Registration.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -26,16 +29,15 @@ void registerTestRandomSchedulePass();
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::exogpu::registerExoGPUDialect(registry);
-  mlir::exoam::registerExoAMDialect(registry);
+  mlir::exogpu::registerExoGPUDialects(registry);
+  registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
   // Scheduling: transform.exogpu.* scripts run by --transform-interpreter.
   registry.insert<mlir::transform::TransformDialect>();
-  mlir::exogpu::registerTransformDialectExtension(registry);
+  mlir::exogpu::registerExoGPUExtensions(registry);
+  mlir::exogpu::registerExoGPUPasses();
   mlir::transform::registerTransformPasses();
-  mlir::exoam::registerExoGPUAbstractMachinePasses();
-  mlir::exogpu::registerExoGPUAnalysisPasses();
-  mlir::exogpu::registerExoGPUConversionPasses();
-  mlir::exogpu::registerExoGPUTransformsPasses();
   mlir::exogpu::registerTestRandomSchedulePass();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Registration.h"
 #include "ExoGPU/Runner/Comparison.h"
 #include "ExoGPU/Runner/CudaDriver.h"
 #include "ExoGPU/Runner/JitProgram.h"
@@ -393,7 +393,7 @@ int main(int argc, char **argv) {
       argc, argv, "exogpu-run: run the sequential meaning of an exogpu proc\n");
 
   DialectRegistry registry;
-  registerExoGPUDialect(registry);
+  registerExoGPUDialects(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   std::string error;

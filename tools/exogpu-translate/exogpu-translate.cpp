@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Registration.h"
 #include "ExoGPU/Target/CUDA/SignatureJson.h"
 #include "ExoGPU/Target/CUDA/TranslateToCuda.h"
 #include "mlir/IR/AsmState.h"
@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
   }
 
   DialectRegistry registry;
-  exogpu::registerExoGPUDialect(registry);
+  exogpu::registerExoGPUDialects(registry);
   auto processChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                           raw_ostream &os) -> LogicalResult {
     MLIRContext context(registry);

@@ -158,7 +158,7 @@ mlir::exogpu::linkInstructionLibraries(ModuleOp module,
 
 void mlir::exogpu::registerToCudaTranslation() {
   auto registerDialects = [](DialectRegistry &registry) {
-    registerExoGPUDialect(registry);
+    registry.insert<ExoGPUDialect>();
   };
   using TranslateFn = LogicalResult (*)(ModuleOp, raw_ostream &);
   auto translate = [](StringRef flag, TranslateFn translateFn) {

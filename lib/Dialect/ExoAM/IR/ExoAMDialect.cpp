@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
-#include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -31,8 +30,4 @@ void ExoAMDialect::registerOps() {
 #define GET_OP_LIST
 #include "ExoGPU/Dialect/ExoAM/IR/CheckOps.cpp.inc"
       >();
-}
-
-void mlir::exoam::registerExoAMDialect(DialectRegistry &registry) {
-  registry.insert<exogpu::ExoGPUDialect, ExoAMDialect>();
 }

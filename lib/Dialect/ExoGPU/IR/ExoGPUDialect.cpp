@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
-#include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -35,8 +34,4 @@ void ExoGPUDialect::registerOps() {
 #define GET_OP_LIST
 #include "ExoGPU/Dialect/ExoGPU/IR/ProcOps.cpp.inc"
       >();
-}
-
-void mlir::exogpu::registerExoGPUDialect(DialectRegistry &registry) {
-  registry.insert<ExoGPUDialect>();
 }

@@ -13,13 +13,4 @@
 
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h.inc"
 
-namespace mlir {
-class DialectRegistry;
-namespace exoam {
-/// Registers the exoam dialect (and the exogpu dialect it depends on) in
-/// `registry`.
-void registerExoAMDialect(DialectRegistry &registry);
-} // namespace exoam
-} // namespace mlir
-
 #endif // EXOGPU_DIALECT_EXOAM_IR_EXOAMDIALECT_H

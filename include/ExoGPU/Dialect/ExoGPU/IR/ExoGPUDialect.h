@@ -11,12 +11,4 @@
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h.inc"
 
-namespace mlir {
-class DialectRegistry;
-namespace exogpu {
-/// Registers the exogpu dialect (and nothing else) in `registry`.
-void registerExoGPUDialect(DialectRegistry &registry);
-} // namespace exogpu
-} // namespace mlir
-
 #endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUDIALECT_H
