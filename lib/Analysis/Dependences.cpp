@@ -169,6 +169,8 @@ static bool isCandidatePair(const BufferAccess &a, const BufferAccess &b,
     return false;
   if (kind == ConflictKind::WriteThenRead)
     return a.mutates() && b.kind == AccessKind::Read;
+  if (kind == ConflictKind::Race)
+    return a.mutates() || b.mutates();
   return (a.mutates() || b.mutates()) &&
          !(a.kind == AccessKind::Reduce && b.kind == AccessKind::Reduce);
 }

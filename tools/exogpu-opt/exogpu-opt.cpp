@@ -24,6 +24,7 @@
 
 namespace mlir::exogpu {
 // Test passes (test/lib).
+void registerTestBufferSharingPass();
 void registerTestRandomSchedulePass();
 } // namespace mlir::exogpu
 
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
   mlir::exogpu::registerExoGPUExtensions(registry);
   mlir::exogpu::registerExoGPUPasses();
   mlir::transform::registerTransformPasses();
+  mlir::exogpu::registerTestBufferSharingPass();
   mlir::exogpu::registerTestRandomSchedulePass();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -80,6 +80,9 @@ enum class ConflictKind {
   Dependence,
   /// The first mutates and the second reads.
   WriteThenRead,
+  /// At least one mutates (two reductions race when different threads make
+  /// them).
+  Race,
 };
 
 /// Finds two accesses, one made by an instance of the statements `first`

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SyncPlan.h"
+#include "ExoGPU/Analysis/BufferSharing.h"
 #include "KernelStructure.h"
 #include "Timelines.h"
 #include "Translation.h"
@@ -117,7 +118,7 @@ struct PendingAccesses {
 };
 
 /// What a statement's memory accesses are, for the plan.
-struct AccessKind {
+struct StatementAccesses {
   /// It accesses memory other than registers outside wgmma: an access a
   /// thread makes on its own (a generic access, or an asynchronous copy it
   /// issues and completes itself), which only a rendezvous orders for
@@ -141,8 +142,8 @@ static bool isSharedByThreads(MemoryAttr memory) {
   return !memory.isRmem() && !memory.isSyncExempt();
 }
 
-static AccessKind classifyAccesses(Operation *op) {
-  AccessKind kind;
+static StatementAccesses classifyAccesses(Operation *op) {
+  StatementAccesses kind;
   auto addGeneric = [&](Value buffer) {
     std::optional<MemoryAttr> memory = getMemory(buffer);
     if (!memory || !isSharedByThreads(*memory))
@@ -208,7 +209,8 @@ class SyncPlanBuilder {
 public:
   SyncPlanBuilder(DeviceFunctionOp kernel, const CollectiveAnalysis &collective,
                   CollParams params, SyncPlan &plan)
-      : kernel(kernel), collective(collective), params(params), plan(plan) {}
+      : kernel(kernel), collective(collective), params(params), plan(plan),
+        sharing(kernel, collective) {}
 
   LogicalResult run();
 
@@ -233,12 +235,17 @@ private:
   FailureOr<const ThreadSet *> getThreads(Operation *op);
   /// Removes the accesses whose threads all lie in `covered`.
   LogicalResult retire(AccessSet &set, const ThreadSet &covered);
+  /// Whether an access of `set` was made by a thread that does not issue
+  /// the arrives of its group of `unit` threads (its first thread does):
+  /// only such an access needs the group to meet before the arrive.
+  FailureOr<bool> hasNonIssuerAccess(const AccessSet &set, int64_t unit);
   LogicalResult decideArrives();
 
   DeviceFunctionOp kernel;
   const CollectiveAnalysis &collective;
   CollParams params;
   SyncPlan &plan;
+  BufferSharingAnalysis sharing;
   StringRef group;
   DenseMap<Operation *, SmallVector<ThreadSet>> instances;
   DenseMap<Operation *, ThreadSet> threads;
@@ -286,6 +293,19 @@ LogicalResult SyncPlanBuilder::retire(AccessSet &set,
   set.clear();
   set.insert(kept.begin(), kept.end());
   return success();
+}
+
+FailureOr<bool> SyncPlanBuilder::hasNonIssuerAccess(const AccessSet &set,
+                                                    int64_t unit) {
+  for (Operation *access : set) {
+    FailureOr<const ThreadSet *> threads = getThreads(access);
+    if (failed(threads))
+      return failure();
+    for (const auto &range : (*threads)->getIntervals())
+      if (range.lo != range.hi || range.lo % params.blockDim % unit != 0)
+        return true;
+  }
+  return false;
 }
 
 LogicalResult SyncPlanBuilder::fenceProxy(Operation *op,
@@ -339,9 +359,14 @@ LogicalResult SyncPlanBuilder::walkSync(Operation *op,
         kind != BarrierKind::CudaClusterSync)
       return success();
     if (kind == BarrierKind::CudaMbarrier) {
+      FailureOr<bool> forWarp = hasNonIssuerAccess(pending.forWarp, 32);
+      FailureOr<bool> forWarpgroup =
+          hasNonIssuerAccess(pending.forWarpgroup, 128);
+      if (failed(forWarp) || failed(forWarpgroup))
+        return failure();
       ArriveFacts &facts = arriveFacts[op];
-      facts.pendingForWarp |= !pending.forWarp.empty();
-      facts.pendingForWarpgroup |= !pending.forWarpgroup.empty();
+      facts.pendingForWarp |= *forWarp;
+      facts.pendingForWarpgroup |= *forWarpgroup;
       facts.pendingForCluster |= !pending.forCluster.empty();
     }
     uint32_t preFull = exoam::getFullTimelines(arrive.getTimeline());
@@ -392,12 +417,17 @@ LogicalResult SyncPlanBuilder::walkOp(Operation *op, PendingAccesses &pending) {
     return walkBlock(warps.getBody().front(), pending);
   if (isa<FenceOp, ArriveOp, AwaitOp>(op))
     return walkSync(op, pending);
-  AccessKind kind = classifyAccesses(op);
-  if (kind.byThread) {
+  // Only accesses to elements another thread (of another CTA, for the
+  // scope) may touch need ordering for it (BufferSharing.h).
+  StatementAccesses kind = classifyAccesses(op);
+  BufferSharing shared =
+      kind.byThread ? sharing.getStatementSharing(op) : BufferSharing::None;
+  if (shared != BufferSharing::None) {
     pending.forWarp.insert(op);
     pending.forWarpgroup.insert(op);
-    pending.forCluster.insert(op);
   }
+  if (shared == BufferSharing::AcrossCtas)
+    pending.forCluster.insert(op);
   if (kind.genericShared)
     pending.forProxy.insert(op);
   return success();

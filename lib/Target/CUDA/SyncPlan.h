@@ -15,7 +15,9 @@
 // ordered by a rendezvous that covers the threads that made them (for
 // elected arrives), by a cluster-wide rendezvous (for the scope of arrives
 // at peers), or by a proxy fence of the threads that made them (for proxy
-// fences).
+// fences). Only accesses to elements another thread (of another CTA, for
+// the scope) may touch count for the first two
+// (ExoGPU/Analysis/BufferSharing.h).
 //
 //===----------------------------------------------------------------------===//
 

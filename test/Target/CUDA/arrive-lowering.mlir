@@ -334,3 +334,129 @@ exogpu.proc @peer_release_after_cluster_fence(%g: f32[2048] @CudaGmemLinear) {
     }
   }
 }
+
+// Only accesses to elements that another thread may touch (one of them
+// writing) need the arrive's ordering (BufferSharing.h): reads of an input
+// nothing writes, and an output each element of which one thread writes
+// once, need none. One relaxed arrive per warpgroup, as after wgmma alone.
+// CHECK-LABEL: private_accesses_kernel(
+// CHECK: // arrive-lowering.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[cta] >> bar[:]
+// CHECK-NEXT: if (exo_thread % 128 == 0) {
+// CHECK-NEXT: exo::mbarrier_arrive(&bar[0]);
+// CHECK-NEXT: exo::mbarrier_arrive_peer(&bar[0], exo_cta ^ 1);
+exogpu.proc @private_accesses(%x: f32[2048] @CudaGmemLinear, %y: f32[2048] @CudaGmemLinear) {
+  exogpu.device_function(clusterDim = 2, warps = ["producer" = (4, 0, 0), "consumer" = (8, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %bar = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.warps "consumer" {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.for %t in cuda_threads(0, 256, unit = cuda_thread) {
+            exogpu.assign %y[%task * 1024 + %cta * 256 + %t] = %x[%task * 1024 + %cta * 256 + %t] : f32[2048] @CudaGmemLinear, f32[2048] @CudaGmemLinear
+          }
+          exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] >> %bar[:] : barrier[2] @CudaMbarrier
+        }
+      }
+      exogpu.warps "producer" {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+            exogpu.await(%bar[%cta], cuda_generic_and_async, -1) : barrier[2] @CudaMbarrier
+          }
+        }
+      }
+      exogpu.fence(cuda_generic_and_async, cuda_in_order)
+    }
+  }
+}
+
+// A write the issuing thread itself made needs no meeting before its own
+// arrive: the first thread of the warpgroup wrote, it arrives for the
+// warpgroup. Its twin: the second thread wrote, lane 0 of its warp arrives
+// after a __syncwarp (and the barrier counts warps).
+// CHECK-LABEL: issuer_wrote_kernel(
+// CHECK: uint64_t *const bar = reinterpret_cast<uint64_t *>(exo_smem + 0); // 1 element(s) x depth 1, 1 arrival(s) per phase
+// CHECK: // arrive-lowering.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[]
+// CHECK-NEXT: if (exo_thread % 128 == 0) {
+// CHECK-LABEL: other_thread_wrote_kernel(
+// CHECK: uint64_t *const bar = reinterpret_cast<uint64_t *>(exo_smem + 0); // 1 element(s) x depth 1, 4 arrival(s) per phase
+// CHECK: // arrive-lowering.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[]
+// CHECK-NEXT: __syncwarp();
+// CHECK-NEXT: if (exo_thread % 32 == 0) {
+exogpu.proc @issuer_wrote(%out: f32[2] @CudaGmemLinear) {
+  exogpu.device_function(warps = ["writer" = (4, 0, 0), "reader" = (4, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[2] @CudaSmemLinear
+      %bar = exogpu.alloc barrier @CudaMbarrier
+      exogpu.warps "writer" {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.assign %s[0] = 1.0 : f32[2] @CudaSmemLinear
+        }
+        exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      }
+      exogpu.warps "reader" {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
+          exogpu.assign %out[%task] = %s[0] : f32[2] @CudaGmemLinear, f32[2] @CudaSmemLinear
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}
+exogpu.proc @other_thread_wrote(%out: f32[2] @CudaGmemLinear) {
+  exogpu.device_function(warps = ["writer" = (4, 0, 0), "reader" = (4, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[2] @CudaSmemLinear
+      %bar = exogpu.alloc barrier @CudaMbarrier
+      exogpu.warps "writer" {
+        exogpu.for %t in cuda_threads(0, 2, unit = cuda_thread) {
+          exogpu.if %t == 1 {
+            exogpu.assign %s[0] = 1.0 : f32[2] @CudaSmemLinear
+          }
+        }
+        exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      }
+      exogpu.warps "reader" {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
+          exogpu.assign %out[%task] = %s[0] : f32[2] @CudaGmemLinear, f32[2] @CudaSmemLinear
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}
+
+// Shared memory of the CTA (no instruction writes it across the cluster)
+// is out of the peer's reach: the lanes' writes need the warp to meet
+// before lane 0 arrives, but the arrive at the peer stays relaxed.
+// CHECK-LABEL: cta_shared_memory_kernel(
+// CHECK: // arrive-lowering.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[cta] >> bar[:]
+// CHECK-NEXT: __syncwarp();
+// CHECK-NEXT: if (exo_thread % 32 == 0) {
+// CHECK-NEXT: exo::mbarrier_arrive(&bar[0]);
+// CHECK-NEXT: exo::mbarrier_arrive_peer(&bar[0], exo_cta ^ 1);
+exogpu.proc @cta_shared_memory(%out: f32[4] @CudaGmemLinear) {
+  exogpu.device_function(clusterDim = 2, warps = ["producer" = (4, 0, 0), "consumer" = (8, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[2, 256] @CudaSmemLinear
+      %bar = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.warps "consumer" {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.for %t in cuda_threads(0, 256, unit = cuda_thread) {
+            exogpu.assign %s[%cta, %t] = 1.0 : f32[2, 256] @CudaSmemLinear
+          }
+          exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] >> %bar[:] : barrier[2] @CudaMbarrier
+        }
+      }
+      exogpu.warps "producer" {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+            exogpu.await(%bar[%cta], cuda_generic_and_async, -1) : barrier[2] @CudaMbarrier
+            exogpu.assign %out[%task * 2 + %cta] = %s[%cta, 255] : f32[4] @CudaGmemLinear, f32[2, 256] @CudaSmemLinear
+          }
+        }
+      }
+      exogpu.fence(cuda_generic_and_async, cuda_in_order)
+    }
+  }
+}
