@@ -492,6 +492,24 @@ exogpu.instr @Sm90_store_d_m64n256_tile64x32_f32(
   }
 }
 
+// Column block j (columns 32 j .. 32 j + 31, j < 4) of a 64 x 128 accumulator
+// into a 64 x 32 f32 tile, 128-byte swizzled: the registers of the block and
+// their places are those of Sm90_store_d_m64n256_tile64x32_f32 (a wgmma
+// accumulator's first 64 registers hold its first 128 columns), and so are
+// the stores, without bank conflicts.
+exogpu.instr @Sm90_store_d_m64n128_tile64x32_f32(
+    %j: index,
+    %dst: f32[64, 32] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; const bool odd = (row & 1u) != 0u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int s = 0; s < 4; ++s) { const unsigned q = unsigned(s) ^ (odd ? 2u : 0u); const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; const float x0 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2)] : {d}[16 * ({j}) + 4 * s]; const float x1 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 1] : {d}[16 * ({j}) + 4 * s + 1]; const float x2 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 2] : {d}[16 * ({j}) + 4 * s + 2]; const float x3 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 3] : {d}[16 * ({j}) + 4 * s + 3]; *reinterpret_cast<float2 *>(base + offset) = make_float2(x0, x1); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2(x2, x3); } }" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 32) {
+      exogpu.assign %dst[%m, %n] = %d[%m, %j * 32 + %n] : f32[64, 32] @Sm90_SmemSwizzled(128), f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+    }
+  }
+}
+
 // Column block j (columns 64 j .. 64 j + 63) of a 64 x 256 f32 accumulator,
 // rounded to bf16 (round to nearest even), into a 64 x 64 bf16 tile,
 // 128-byte swizzled. For q in 0..7, d_{32 j + 4 q} and d_{32 j + 4 q + 1}
