@@ -54,8 +54,9 @@ int main(int argc, char **argv) {
                      "preconditions as JSON (docs/python.md)")));
   llvm::cl::list<std::string> libraries(
       "stdlib",
-      llvm::cl::desc("Instruction library to link into the module (e.g. "
-                     "stdlib/sm90a.mlir); repeatable"),
+      llvm::cl::desc("Library to link into the module: an instruction "
+                     "library (e.g. stdlib/sm90a.mlir) or a file of procs "
+                     "the module calls; repeatable"),
       llvm::cl::value_desc("file"));
   llvm::cl::opt<bool> splitInputFile(
       "split-input-file",

@@ -28,8 +28,10 @@ LogicalResult translateModuleToCuda(ModuleOp module, raw_ostream &os);
 /// `module` (the host API of docs/cuda-translation.md).
 LogicalResult translateModuleToCudaHeader(ModuleOp module, raw_ostream &os);
 
-/// Moves the definitions of the instruction libraries at `paths` (e.g.
-/// stdlib/sm90a.mlir) into `module`, skipping symbols the module defines.
+/// Moves the definitions of the libraries at `paths` (instruction libraries
+/// such as stdlib/sm90a.mlir, or files of procs the module calls) into
+/// `module`, skipping symbols the module defines. The libraries are not
+/// verified alone: verify the module after linking.
 LogicalResult linkInstructionLibraries(ModuleOp module,
                                        ArrayRef<std::string> paths);
 
