@@ -5,9 +5,12 @@
 // against their cuBLAS anchors, in one process, on one stream
 // (docs/performance.md has the method and the table):
 //  * tf32 GEMM, C = A B^T (cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH, "TN"):
-//    gemm_tf32_sm90a and gemm_splitk_sm90a at several split factors; the
-//    best ExoGPU variant of a shape is its figure (as the paper's
-//    "specialized" curve, seeds/002 Sec. 6);
+//    the variants gemm_tf32_sm90a, gemm_tf32_overlap_sm90a,
+//    gemm_tf32_128x128_sm90a and gemm_splitk_sm90a at several split
+//    factors, whose best is the shape's "specialized" figure, and the entry
+//    point gemm_tf32, which runs the variant bench/dispatch.json names for
+//    the shape: the "one kernel" figure (the paper's two curves, seeds/002
+//    Sec. 6, Fig. 8);
 //  * bf16 GEMM with fp32 accumulation (cublasGemmEx, bf16 A, B, C,
 //    CUBLAS_COMPUTE_32F): gemm_bf16_sm90a;
 //  * fp32 GEMV, y = A x (cublasSgemv): gemv_fast, with a device-to-device
@@ -29,7 +32,7 @@
 
 #include "gemm_bf16_sm90a.h"
 #include "gemm_splitk_sm90a.h"
-#include "gemm_tf32_sm90a.h"
+#include "gemm_tf32.h"
 #include "gemv_fast.h"
 #include "sm80_gemm.h"
 
@@ -262,6 +265,50 @@ std::vector<int64_t> split_factors(const Case &c, int sms) {
   return factors;
 }
 
+/// What a timed call is: an ExoGPU variant, an ExoGPU entry point (which
+/// runs the variant its dispatch table names), or the anchor (cuBLAS, or a
+/// copy).
+enum class Role { Variant, Entry, Anchor };
+
+/// A tf32 kernel of the benchmark that can run a shape.
+struct Tf32Kernel {
+  std::string name;
+  Role role;
+  std::function<cudaError_t(cudaStream_t, const Case &, const float *,
+                            const float *, float *)>
+      run;
+};
+
+/// The tf32 variants and the entry point whose preconditions `c` meets.
+std::vector<Tf32Kernel> tf32_kernels(const Case &c, int sms) {
+  std::vector<Tf32Kernel> kernels;
+  auto plain = [&](const char *name, Role role, auto fn) {
+    kernels.push_back({name, role,
+                       [fn](cudaStream_t stream, const Case &c, const float *A,
+                            const float *B, float *C) {
+                         return fn(stream, c.M, c.N, c.K, A, B, C);
+                       }});
+  };
+  if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 32 == 0)
+    plain("gemm_tf32_sm90a", Role::Variant, gemm_tf32_sm90a);
+  if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 128 == 0)
+    plain("gemm_tf32_overlap_sm90a", Role::Variant, gemm_tf32_overlap_sm90a);
+  bool small = c.M % 128 == 0 && c.N % 128 == 0 && c.K % 64 == 0;
+  if (small)
+    plain("gemm_tf32_128x128_sm90a", Role::Variant, gemm_tf32_128x128_sm90a);
+  for (int64_t s : split_factors(c, sms))
+    kernels.push_back({"gemm_splitk_sm90a S=" + std::to_string(s),
+                       Role::Variant,
+                       [s](cudaStream_t stream, const Case &c, const float *A,
+                           const float *B, float *C) {
+                         return gemm_splitk_sm90a(stream, c.M, c.N, s, c.K / s,
+                                                  A, B, C);
+                       }});
+  if (small)
+    plain("gemm_tf32", Role::Entry, gemm_tf32);
+  return kernels;
+}
+
 //===----------------------------------------------------------------------===//
 // Timing
 //===----------------------------------------------------------------------===//
@@ -271,7 +318,7 @@ std::vector<int64_t> split_factors(const Case &c, int sms) {
 /// `error` measures it against the shape's reference.
 struct Runner {
   std::string name;
-  bool exogpu = false;
+  Role role = Role::Anchor;
   double tolerance = 0;
   std::function<cudaError_t(int set)> run;
   std::function<void()> poison;
@@ -285,13 +332,13 @@ struct Runner {
 /// A runner whose call writes a new output buffer of `count` elements of T,
 /// checked against `ref` (elementwise, relative Frobenius error).
 template <typename T, typename R>
-Runner make_runner(std::string name, bool exogpu, double tolerance,
+Runner make_runner(std::string name, Role role, double tolerance,
                    size_t count, std::function<cudaError_t(T *, int)> call,
                    const Buffer<R> &ref, cudaStream_t stream) {
   auto out = std::make_shared<Buffer<T>>(count);
   Runner r;
   r.name = std::move(name);
-  r.exogpu = exogpu;
+  r.role = role;
   r.tolerance = tolerance;
   r.run = [=](int set) { return call(out->get(), set); };
   r.poison = [=] { out->poison(stream); };
@@ -305,9 +352,9 @@ template <typename T, typename R>
 auto runner_adder(std::vector<Runner> &runners, double tolerance, size_t count,
                   const Buffer<R> &ref, cudaStream_t stream) {
   return [&runners, tolerance, count, &ref,
-          stream](std::string name, bool exogpu,
+          stream](std::string name, Role role,
                   std::function<cudaError_t(T *, int)> call) {
-    runners.push_back(make_runner(std::move(name), exogpu, tolerance, count,
+    runners.push_back(make_runner(std::move(name), role, tolerance, count,
                                   std::move(call), ref, stream));
   };
 }
@@ -414,7 +461,8 @@ void measure(std::vector<Runner> &runners, int sets, const Options &options,
 struct Row {
   Case shape;
   std::string variant, unit;
-  bool exogpu = false, best = false;
+  Role role = Role::Anchor;
+  bool best = false;
   Stats stats;
   double rate_median = NAN, rate_iqm = NAN; // TFLOP/s or TB/s
   double error_first = NAN, error_last = NAN;
@@ -443,7 +491,7 @@ void record(const Case &c, std::vector<Runner> &runners) {
     row.shape = c;
     row.variant = r.name;
     row.unit = unit;
-    row.exogpu = r.exogpu;
+    row.role = r.role;
     row.stats = statistics(r.ms);
     row.error_first = r.first.relative;
     row.error_last = r.last.relative;
@@ -454,10 +502,11 @@ void record(const Case &c, std::vector<Runner> &runners) {
     row.rate_iqm = work / (row.stats.iqm * 1e-3) / 1e12;
     rows.push_back(row);
   }
-  // The best ExoGPU variant of the shape (by median).
+  // The best ExoGPU variant of the shape (by median): the specialized
+  // figure.
   Row *best = nullptr;
   for (size_t i = first; i < rows.size(); ++i)
-    if (rows[i].exogpu && !rows[i].failed &&
+    if (rows[i].role == Role::Variant && !rows[i].failed &&
         std::isfinite(rows[i].rate_median) &&
         (!best || rows[i].rate_median > best->rate_median))
       best = &rows[i];
@@ -477,34 +526,37 @@ void write_csv(const std::string &path, const std::string &device) {
   FILE *file = std::fopen(path.c_str(), "w");
   if (!file)
     die("cannot write " + path);
-  std::fprintf(file, "kind,M,N,K,variant,exogpu,best,median_ms,iqm_ms,min_ms,"
-                     "rate_median,rate_iqm,unit,peak,error_first,error_last,"
-                     "failed,runs,device\n");
+  std::fprintf(file, "kind,M,N,K,variant,exogpu,best,entry,median_ms,iqm_ms,"
+                     "min_ms,rate_median,rate_iqm,unit,peak,error_first,"
+                     "error_last,failed,runs,device\n");
   for (const Row &r : rows)
     std::fprintf(file,
-                 "%s,%lld,%lld,%lld,%s,%d,%d,%.6f,%.6f,%.6f,%.3f,%.3f,%s,"
+                 "%s,%lld,%lld,%lld,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.3f,%.3f,%s,"
                  "%.2f,%.3e,%.3e,%d,%zu,%s\n",
                  r.shape.kind.c_str(), (long long)r.shape.M,
                  (long long)r.shape.N, (long long)r.shape.K, r.variant.c_str(),
-                 r.exogpu, r.best, r.stats.median, r.stats.iqm, r.stats.min,
+                 r.role != Role::Anchor, r.best, r.role == Role::Entry,
+                 r.stats.median, r.stats.iqm, r.stats.min,
                  r.rate_median, r.rate_iqm, r.unit.c_str(),
                  peak_of(r.shape.kind), r.error_first, r.error_last, r.failed,
                  r.runs, device.c_str());
   std::fclose(file);
 }
 
-/// The table: per shape, the best ExoGPU variant against the anchor.
+/// The table: per shape, the best ExoGPU variant ("specialized") and the
+/// entry point ("one kernel"), each against the anchor.
 void print_table() {
-  std::printf("\n%-6s %-18s %12s %12s %7s %7s  %s\n", "kind", "shape", "ExoGPU",
-              "cuBLAS", "ratio", "%peak",
-              "ExoGPU kernel (median; IQM in the CSV)");
+  std::printf("\n%-6s %-18s %12s %12s %12s %7s %7s %7s  %s\n", "kind",
+              "shape", "specialized", "one kernel", "cuBLAS", "ratio",
+              "ratio 1", "%peak", "specialized kernel (median; IQM in the CSV)");
   std::vector<std::string> seen;
   for (const Row &r : rows) {
     std::string key = r.shape.kind + r.shape.label();
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
       continue;
     seen.push_back(key);
-    const Row *exo = nullptr, *anchor = nullptr, *copy = nullptr;
+    const Row *exo = nullptr, *entry = nullptr, *anchor = nullptr,
+              *copy = nullptr;
     bool any_failed = false;
     for (const Row &s : rows) {
       if (s.shape.kind + s.shape.label() != key)
@@ -512,9 +564,11 @@ void print_table() {
       any_failed |= s.failed;
       if (s.best)
         exo = &s;
-      else if (!s.exogpu && s.variant == "cudaMemcpy d2d")
+      else if (s.role == Role::Entry)
+        entry = &s;
+      else if (s.role == Role::Anchor && s.variant == "cudaMemcpy d2d")
         copy = &s;
-      else if (!s.exogpu)
+      else if (s.role == Role::Anchor)
         anchor = &s;
     }
     auto rate = [&](const Row *s) {
@@ -527,10 +581,15 @@ void print_table() {
         std::snprintf(text, sizeof(text), "%.1f TF", s->rate_median);
       return std::string(text);
     };
-    char ratio[16] = "-", peak[16] = "-";
-    if (exo && anchor)
-      std::snprintf(ratio, sizeof(ratio), "%.3f",
-                    exo->rate_median / anchor->rate_median);
+    auto ratio = [&](const Row *s) {
+      if (!s || !anchor || !std::isfinite(s->rate_median))
+        return std::string("-");
+      char text[16];
+      std::snprintf(text, sizeof(text), "%.3f",
+                    s->rate_median / anchor->rate_median);
+      return std::string(text);
+    };
+    char peak[16] = "-";
     if (exo)
       std::snprintf(peak, sizeof(peak), "%.1f%%",
                     100.0 * exo->rate_median / peak_of(r.shape.kind));
@@ -539,9 +598,10 @@ void print_table() {
       note += "; copy d2d " + rate(copy);
     if (any_failed)
       note += "; FAILED CHECK (see above)";
-    std::printf("%-6s %-18s %12s %12s %7s %7s  %s\n", r.shape.kind.c_str(),
-                r.shape.label().c_str(), rate(exo).c_str(),
-                rate(anchor).c_str(), ratio, peak, note.c_str());
+    std::printf("%-6s %-18s %12s %12s %12s %7s %7s %7s  %s\n",
+                r.shape.kind.c_str(), r.shape.label().c_str(),
+                rate(exo).c_str(), rate(entry).c_str(), rate(anchor).c_str(),
+                ratio(exo).c_str(), ratio(entry).c_str(), peak, note.c_str());
   }
 }
 
@@ -604,18 +664,11 @@ void run_tf32(const Case &c, Context &ctx) {
 
   std::vector<Runner> runners;
   auto add = runner_adder<float>(runners, kTf32Tolerance, m, ref, ctx.stream);
-  if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 32 == 0)
-    add("gemm_tf32_sm90a", true, [&, c](float *C, int set) {
-      return gemm_tf32_sm90a(ctx.stream, c.M, c.N, c.K, A[set]->get(),
-                             B[set]->get(), C);
+  for (const Tf32Kernel &kernel : tf32_kernels(c, ctx.device.sms))
+    add(kernel.name, kernel.role, [&, c, kernel](float *C, int set) {
+      return kernel.run(ctx.stream, c, A[set]->get(), B[set]->get(), C);
     });
-  for (int64_t s : split_factors(c, ctx.device.sms))
-    add("gemm_splitk_sm90a S=" + std::to_string(s), true,
-        [&, c, s](float *C, int set) {
-          return gemm_splitk_sm90a(ctx.stream, c.M, c.N, s, c.K / s,
-                                   A[set]->get(), B[set]->get(), C);
-        });
-  add("cublasSgemm TF32 TN", false, [&, c](float *C, int set) {
+  add("cublasSgemm TF32 TN", Role::Anchor, [&, c](float *C, int set) {
     return as_cuda(
         cublas_gemm_tn(ctx.tf32, c, A[set]->get(), B[set]->get(), C));
   });
@@ -639,11 +692,11 @@ void run_bf16(const Case &c, Context &ctx) {
   std::vector<Runner> runners;
   auto add =
       runner_adder<__nv_bfloat16>(runners, kBf16Tolerance, m, ref, ctx.stream);
-  add("gemm_bf16_sm90a", true, [&, c](__nv_bfloat16 *C, int set) {
+  add("gemm_bf16_sm90a", Role::Variant, [&, c](__nv_bfloat16 *C, int set) {
     return gemm_bf16_sm90a(ctx.stream, c.M, c.N, c.K, A[set]->get(),
                            B[set]->get(), C);
   });
-  add("cublasGemmEx bf16 TN", false, [&, c](__nv_bfloat16 *C, int set) {
+  add("cublasGemmEx bf16 TN", Role::Anchor, [&, c](__nv_bfloat16 *C, int set) {
     const float one = 1, zero = 0;
     return as_cuda(cublasGemmEx(
         ctx.tf32, CUBLAS_OP_T, CUBLAS_OP_N, int(c.N), int(c.M), int(c.K), &one,
@@ -677,10 +730,10 @@ void run_gemv(const Case &c, Context &ctx) {
   std::vector<Runner> runners;
   auto add = runner_adder<float>(runners, kFp32Tolerance, size_t(c.M), ref,
                                  ctx.stream);
-  add("gemv_fast", true, [&, c](float *y, int set) {
+  add("gemv_fast", Role::Variant, [&, c](float *y, int set) {
     return gemv_fast(ctx.stream, c.M, c.N, A[set]->get(), x[set]->get(), y);
   });
-  add("cublasSgemv", false, [&, c](float *y, int set) {
+  add("cublasSgemv", Role::Anchor, [&, c](float *y, int set) {
     const float one = 1, zero = 0;
     return as_cuda(cublasSgemv(ctx.tf32, CUBLAS_OP_T, int(c.N), int(c.M), &one,
                                A[set]->get(), int(c.N), x[set]->get(), 1, &zero,
@@ -689,7 +742,7 @@ void run_gemv(const Case &c, Context &ctx) {
   // Bandwidth anchor: copy A's bytes device to device (checked as a copy:
   // exactly equal to A).
   runners.push_back(make_runner<float, float>(
-      "cudaMemcpy d2d", false, 0.0, a,
+      "cudaMemcpy d2d", Role::Anchor, 0.0, a,
       [&](float *copy, int set) {
         return cudaMemcpyAsync(copy, A[set]->get(), a * sizeof(float),
                                cudaMemcpyDeviceToDevice, ctx.stream);
@@ -716,11 +769,12 @@ void run_sm80(const Case &c, Context &ctx) {
   CHECK(nn(ctx.pedantic, A[0]->get(), B[0]->get(), ref.get()));
   std::vector<Runner> runners;
   auto add = runner_adder<float>(runners, kTf32Tolerance, m, ref, ctx.stream);
-  add("gemm_sm80 (sm_80 code on sm_90)", true, [&, c](float *C, int set) {
+  add("gemm_sm80 (sm_80 code on sm_90)", Role::Variant,
+      [&, c](float *C, int set) {
     return gemm_sm80(ctx.stream, c.M, c.N, c.K, A[set]->get(), B[set]->get(),
                      C);
   });
-  add("cublasSgemm TF32 NN", false, [&](float *C, int set) {
+  add("cublasSgemm TF32 NN", Role::Anchor, [&](float *C, int set) {
     return as_cuda(nn(ctx.tf32, A[set]->get(), B[set]->get(), C));
   });
   measure(runners, sets, ctx.options, ctx.stream);
@@ -805,10 +859,8 @@ int main(int argc, char **argv) {
     for (const Case &c : cases) {
       std::printf("%-6s %s:", c.kind.c_str(), c.label().c_str());
       if (c.kind == "tf32" || c.kind == "splitk") {
-        if (c.M % 1024 == 0 && c.N % 256 == 0)
-          std::printf(" gemm_tf32_sm90a");
-        for (int64_t s : split_factors(c, 132))
-          std::printf(" gemm_splitk_sm90a(S=%lld)", (long long)s);
+        for (const Tf32Kernel &kernel : tf32_kernels(c, 132))
+          std::printf(" %s", kernel.name.c_str());
         std::printf(" | cublasSgemm TF32 TN\n");
       } else if (c.kind == "bf16")
         std::printf(" gemm_bf16_sm90a | cublasGemmEx bf16 TN\n");

@@ -16,7 +16,9 @@ Stages, each done when its tool is there:
                 the full log to RESULTS); without a GPU it says so and the
                 script exits 0 after building;
   4. plot       RESULTS/performance.png from the CSV (bench/plot.py), where
-                matplotlib is installed.
+                matplotlib is installed;
+  5. dispatch   RESULTS/dispatch.json: the best variant per shape, the table
+                of the one-kernel entry points (bench/dispatch.py).
 
 One command on a machine with an H100, after building here (stage 1 needs
 the ExoGPU build; `--no-run` stops after stage 2):
@@ -35,19 +37,24 @@ import glob
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# (proc / file name, instruction library): the kernels gemm_bench.cu calls.
+# The translation units gemm_bench.cu calls: (example file name,
+# instruction library). A unit is the example with the files its
+# `// exogpu-include:` line names linked in (the GEMM entry points and the
+# variants they dispatch to), one .cu and one .h.
 KERNELS = [
-    ("gemm_tf32_sm90a", "sm90a"),
+    ("gemm_tf32", "sm90a"),
     ("gemm_bf16_sm90a", "sm90a"),
     ("gemm_splitk_sm90a", "sm90a"),
     ("gemv_fast", "sm80"),
     ("sm80_gemm", "sm80"),
 ]
+INCLUDE = re.compile(r"^// exogpu-include: (.+)$", re.M)
 KINDS = ["tf32", "splitk", "bf16", "gemv", "sm80"]
 # Every object runs on the H100: the sm_80 kernel too (Hopper does not run
 # sm_80 machine code; the kernel is built from the same CUDA for sm_90a).
@@ -83,15 +90,18 @@ def translate(translator, src):
     src.mkdir(parents=True, exist_ok=True)
     for name, stdlib in KERNELS:
         example = ROOT / "examples" / f"{name}.mlir"
-        library = f"--stdlib={ROOT / 'stdlib' / (stdlib + '.mlir')}"
+        libraries = [f"--stdlib={ROOT / 'stdlib' / (stdlib + '.mlir')}"]
+        libraries += [f"--stdlib={ROOT / path}"
+                      for line in INCLUDE.findall(example.read_text())
+                      for path in line.split()]
         for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):
             result = subprocess.run(
-                [translator, flag, library, str(example), "-o",
+                [translator, flag, *libraries, str(example), "-o",
                  str(src / (name + suffix))], capture_output=True, text=True)
             if result.returncode != 0:
                 fail(f"exogpu-translate {flag} {example.name}:\n"
                      f"{result.stderr}")
-    log(f"translated {len(KERNELS)} kernels into {src}")
+    log(f"translated {len(KERNELS)} units into {src}")
 
 
 def stamp_of(nvcc, src):
@@ -179,7 +189,7 @@ def build(nvcc, out):
     if result.returncode != 0:
         fail(f"linking gemm_bench:\n{result.stdout}{result.stderr}")
     stamp_file.write_text(stamp)
-    log(f"built {binary} ({len(KERNELS)} kernels, ptxas reports in {obj})")
+    log(f"built {binary} ({len(KERNELS)} units, ptxas reports in {obj})")
     return binary
 
 
@@ -234,6 +244,20 @@ def plot(csv, results):
         log(f"plot failed:\n{result.stderr}")
     else:
         log(f"wrote {results / 'performance.png'}")
+
+
+def dispatch_table(csv, results):
+    """Stage 5: the dispatch table the run gives (bench/dispatch.py); copy it
+    over bench/dispatch.json and run bench/dispatch.py to make the entry
+    points run what this GPU ran fastest."""
+    table = results / "dispatch.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "dispatch.py"),
+                             "--from-results", str(csv), "-o", str(table)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        log(f"dispatch table failed:\n{result.stderr}")
+    else:
+        log(f"wrote {table}")
 
 
 def main():
@@ -293,6 +317,7 @@ def main():
         return 0
     if csv.exists():
         plot(csv, results)
+        dispatch_table(csv, results)
         log(f"results: {csv}, {results / 'bench.log'}")
     return status
 

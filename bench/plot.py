@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Plots the kernel benchmark's CSV (bench/kernels.py, bench/gemm_bench.cu)
-as a PNG for docs/performance.md: one panel per kind of problem, the best
-ExoGPU kernel of each shape next to its cuBLAS anchor (median rate; the bar
-label gives the ratio), and the H100 peak of that kind as a line (494.5
-TFLOP/s tf32, 989 TFLOP/s bf16, 3.35 TB/s HBM3).
+as a PNG for docs/performance.md: one panel per kind of problem, for each
+shape the best ExoGPU variant ("specialized"), the ExoGPU entry point that
+picks a variant for the shape ("one kernel", where the run has one) and the
+cuBLAS anchor (median rate; the label gives the specialized / cuBLAS
+ratio, and one kernel / cuBLAS after it), and the H100 peak of that kind as
+a line (494.5 TFLOP/s tf32, 989 TFLOP/s bf16, 3.35 TB/s HBM3).
 
 Usage: bench/plot.py RESULTS.csv [-o performance.png]
 """
@@ -62,18 +64,20 @@ def main():
     for axis in axes.flat[len(panels):]:
         axis.set_visible(False)
     for axis, (title, kinds, unit) in zip(axes.flat, panels):
-        shapes, exo, anchor, copy, notes = [], [], [], [], []
+        shapes, exo, entry, anchor, copy, notes = [], [], [], [], [], []
         for row in rows:
             if row["kind"] not in kinds:
                 continue
             shape = shape_of(row)
             if shape not in shapes:
                 shapes.append(shape)
-                exo.append(0.0), anchor.append(0.0), copy.append(0.0)
-                notes.append("")
+                exo.append(0.0), entry.append(0.0), anchor.append(0.0)
+                copy.append(0.0), notes.append("")
             i = shapes.index(shape)
             if row["best"] == "1":
                 exo[i] = rate(row)
+            elif row.get("entry") == "1":
+                entry[i] = rate(row)
             elif row["exogpu"] == "0" and row["variant"] == COPY:
                 copy[i] = rate(row)
             elif row["exogpu"] == "0":
@@ -81,17 +85,25 @@ def main():
             if row["failed"] == "1":
                 notes[i] = "FAILED CHECK"
         x = range(len(shapes))
-        width = 0.38
-        axis.bar([i - width / 2 for i in x], exo, width, label="ExoGPU")
-        axis.bar([i + width / 2 for i in x], anchor, width, label="cuBLAS")
+        bars = [("ExoGPU, specialized", exo, "C0")]
+        if any(entry):
+            bars.append(("ExoGPU, one kernel", entry, "C2"))
+        bars.append(("cuBLAS", anchor, "C1"))
+        width = 0.8 / len(bars)
+        for k, (label, values, color) in enumerate(bars):
+            offset = (k - (len(bars) - 1) / 2) * width
+            axis.bar([i + offset for i in x], values, width, label=label,
+                     color=color)
         if any(copy):
             axis.plot(list(x), copy, "k_", markersize=22,
                       label="device-to-device copy")
         for i in x:
             label = f"{exo[i] / anchor[i]:.2f}x" if exo[i] and anchor[i] \
                 else notes[i]
-            axis.annotate(label, (i, max(exo[i], anchor[i])),
-                          ha="center", va="bottom", fontsize=8)
+            if entry[i] and anchor[i] and not notes[i]:
+                label += f" / {entry[i] / anchor[i]:.2f}x"
+            axis.annotate(label, (i, max(exo[i], entry[i], anchor[i])),
+                          ha="center", va="bottom", fontsize=7)
         peak = float(next(r["peak"] for r in rows if r["kind"] in kinds))
         axis.axhline(peak, color="gray", linestyle="--", linewidth=1,
                      label=f"peak {peak:g} {unit}")
@@ -99,7 +111,7 @@ def main():
         axis.set_xticklabels(shapes, rotation=30, ha="right", fontsize=8)
         axis.set_ylabel(unit)
         axis.set_title(title, fontsize=10)
-        axis.legend(fontsize=7, loc="center left")
+        axis.legend(fontsize=7, loc="best")
     figure.suptitle(f"ExoGPU kernels and cuBLAS on {device} (median)",
                     fontsize=11)
     figure.tight_layout()

@@ -5,7 +5,10 @@
    re-prints to the same text, in the custom form and through the generic
    form (`--mlir-print-op-generic`). An input with a line
    `// exogpu-stdlib: NAME` is checked after stdlib/NAME.mlir, the way its
-   RUN lines prepend that instruction library.
+   RUN lines prepend that instruction library, and one with a line
+   `// exogpu-include: FILE...` after those files (paths from the root: the
+   procs it calls, e.g. the GEMM variants examples/gemm_dispatch.mlir
+   dispatches to).
 2. Robustness: every input (or split) meant to be rejected makes the tool exit
    with status 1 and an error diagnostic, never a signal.
 3. With --translate TRANSLATE: exogpu-translate --to-cuda,
@@ -23,6 +26,7 @@ import sys
 
 SPLIT = re.compile(r"^// -----\s*$", re.M)
 STDLIB = re.compile(r"^// exogpu-stdlib: (\w+)\s*$", re.M)
+INCLUDE = re.compile(r"^// exogpu-include: (.+)$", re.M)
 # Pass flags of RUN lines: a rejected input may be rejected by a pass
 # (--exogpu-*, --exoam-*, --convert-exogpu-to-exoam) or by a scheduling
 # script (--transform-interpreter).
@@ -103,6 +107,9 @@ def main():
         rel = path.relative_to(root)
         prefix = "".join((root / "stdlib" / f"{name}.mlir").read_text()
                          for name in STDLIB.findall(text))
+        prefix += "".join((root / include).read_text()
+                          for line in INCLUDE.findall(text)
+                          for include in line.split())
         for chunk in chunks_of(text, runs):
             chunk = prefix + chunk
             if translate:

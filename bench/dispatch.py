@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""The one-kernel GEMM entry points (docs/performance.md, "One entry point
+per precision"): turns the dispatch table bench/dispatch.json into
+examples/gemm_tf32.mlir, examples/gemm_bf16.mlir, ...: procs whose host code
+calls, for a shape, the variant the table names; or rewrites the table
+from a benchmark run.
+
+A table entry names the entry point, its element type, the divisibility it
+requires of M, N and K, and rows in order: a variant (an exogpu proc with
+the entry point's signature), the divisibility it requires and the sizes
+from which it runs ({"M": 8192, "N": 8192}: M >= 8192 and N >= 8192). The
+first row whose sizes and divisibility hold runs; the last row must take
+every shape the entry point takes. exogpu has no `else`, so row i's guard
+is its own condition and the negation of every earlier row's, in
+disjunctive normal form (seeds/002 Fig. 1 conditions).
+
+Usage:
+  bench/dispatch.py [--table bench/dispatch.json] [--output-dir examples] [--check]
+  bench/dispatch.py --from-results RESULTS.csv [--table bench/dispatch.json] [-o TABLE]
+"""
+
+import argparse
+import csv
+import itertools
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DIMS = ("M", "N", "K")
+NEGATION = {">=": "<", "<": ">=", "==": ">", ">": "=="}
+
+
+def fail(message):
+    sys.exit(f"dispatch.py: {message}")
+
+
+def row_condition(row, entry):
+    """Row's own condition: a conjunction of atoms (lhs, rel, constant)."""
+    atoms = []
+    for dim in DIMS:
+        if dim in row.get("from", {}):
+            atoms.append((f"%{dim}", ">=", int(row["from"][dim])))
+    for dim, divisor in row.get("requires", {}).items():
+        # Implied by the entry point's own requirement, or tested.
+        if entry["requires"].get(dim, 1) % divisor:
+            atoms.append((f"%{dim} mod {divisor}", "==", 0))
+    return atoms
+
+
+def consistent(conjunction):
+    """Whether a conjunction can hold: no size bounded below at or above its
+    upper bound, no remainder both zero and not."""
+    lower, upper = {}, {}
+    for lhs, rel, value in conjunction:
+        if rel == ">=":
+            lower[lhs] = max(lower.get(lhs, value), value)
+        elif rel == "<":
+            upper[lhs] = min(upper.get(lhs, value), value)
+    zero = {lhs for lhs, rel, _ in conjunction if rel == "=="}
+    nonzero = {lhs for lhs, rel, _ in conjunction if rel == ">"}
+    return (all(lower[x] < upper[x] for x in lower if x in upper) and
+            not zero & nonzero)
+
+
+def simplify(conjunction):
+    """Keeps the strongest bound per size and each atom once."""
+    lower, upper, rest = {}, {}, []
+    for lhs, rel, value in conjunction:
+        if rel == ">=":
+            lower[lhs] = max(lower.get(lhs, value), value)
+        elif rel == "<":
+            upper[lhs] = min(upper.get(lhs, value), value)
+        elif (lhs, rel, value) not in rest:
+            rest.append((lhs, rel, value))
+    return ([(x, ">=", v) for x, v in lower.items()] +
+            [(x, "<", v) for x, v in upper.items()] + rest)
+
+
+def guards(rows, entry):
+    """Per row, its guard in DNF: a list of conjunctions (empty: never)."""
+    own = [row_condition(row, entry) for row in rows]
+    result = []
+    for i, atoms in enumerate(own):
+        # Not row j: one of its atoms negated.
+        alternatives = [[(lhs, NEGATION[rel], value)
+                         for lhs, rel, value in own[j]] for j in range(i)]
+        dnf = []
+        for choice in itertools.product(*alternatives):
+            conjunction = simplify(atoms + list(choice))
+            if consistent(conjunction) and conjunction not in dnf:
+                dnf.append(conjunction)
+        # A or (A and B) is A.
+        dnf = [c for c in dnf
+               if not any(o != c and set(o) <= set(c) for o in dnf)]
+        if not dnf:
+            fail(f"{entry['name']}: row {rows[i]['kernel']} can never run")
+        result.append(dnf)
+    if own[-1]:
+        fail(f"{entry['name']}: the last row ({rows[-1]['kernel']}) must "
+             "take every shape the entry point takes")
+    return result
+
+
+def format_condition(dnf):
+    return " or ".join(" and ".join(f"{lhs} {rel} {value}"
+                                    for lhs, rel, value in conjunction)
+                       for conjunction in dnf)
+
+
+def entry_text(table, entry):
+    """The MLIR of one entry point: a file examples/NAME.mlir."""
+    sources = []
+    for row in entry["rows"]:
+        path = f"examples/{row['kernel']}.mlir"
+        if not (ROOT / path).exists():
+            fail(f"{entry['name']}: no {path}")
+        if path not in sources:
+            sources.append(path)
+    element = entry["element"]
+    requires = " and ".join(f"%{dim} mod {entry['requires'][dim]} == 0"
+                            for dim in DIMS if dim in entry["requires"])
+    buffer = f"{element}[?, ?] @CudaGmemLinear"
+    lines = [
+        "// exogpu-stdlib: sm90a",
+        "// exogpu-include: " + " ".join(sources),
+        "//",
+        "// Generated by bench/dispatch.py from bench/dispatch.json: edit the",
+        f"// table, not this file (test/Examples/{entry['name']}.test checks "
+        "that it",
+        "// is up to date). The one-kernel entry point of its precision: its",
+        "// host code calls, for the shape, the variant the table names (the",
+        "// first row whose sizes and divisibility hold; docs/performance.md).",
+        "// The table is " + table["source"].split(":")[0] + ".",
+        "// Check and translate it after the variants it calls (the files of",
+        "// `exogpu-include`) and stdlib/sm90a.mlir.",
+        "",
+        f"// {entry['doc']}.",
+        f"// CHECK-LABEL: exogpu.proc @{entry['name']}(",
+        f"exogpu.proc @{entry['name']}(%M: size, %N: size, %K: size,",
+        f"    %A: {element}[%M, %K] @CudaGmemLinear, "
+        f"%B: {element}[%N, %K] @CudaGmemLinear,",
+        f"    %C: {element}[%M, %N] @CudaGmemLinear)",
+        f"    requires {requires} {{",
+    ]
+    for row, dnf in zip(entry["rows"], guards(entry["rows"], entry)):
+        call = (f"exogpu.call @{row['kernel']}[%M, %N, %K](%A, %B, %C) : "
+                f"{buffer}, {buffer}, {buffer}")
+        sizes = ", ".join(f"{d} >= {v}" for d, v in row["from"].items())
+        lines.append(f"  // {row['kernel']}" +
+                     (f" from {sizes}" if sizes else ", the rest"))
+        lines.append(f"  // CHECK: exogpu.call @{row['kernel']}[")
+        if dnf == [[]]:
+            lines.append(f"  {call}")
+        else:
+            lines.append(f"  exogpu.if {format_condition(dnf)} {{")
+            lines.append(f"    {call}")
+            lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def emit(table, out_dir, check):
+    """Writes (or, with `check`, compares) examples/NAME.mlir per entry."""
+    stale = []
+    for entry in table["entries"]:
+        path = pathlib.Path(out_dir) / f"{entry['name']}.mlir"
+        text = entry_text(table, entry)
+        if check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            path.write_text(text)
+    if stale:
+        fail("out of date with the table (run bench/dispatch.py): " +
+             ", ".join(stale))
+
+
+def from_results(table, results):
+    """Rewrites each entry's rows from a benchmark CSV (bench/gemm_bench.cu):
+    for each measured shape of the entry's kind, the best of the table's
+    variants runs from that shape (M and N) up to the next larger measured
+    shape whose best differs."""
+    with open(results, newline="") as file:
+        measured = list(csv.DictReader(file))
+    for entry in table["entries"]:
+        kind = "tf32" if entry["element"] == "f32" else entry["element"]
+        known = {row["kernel"]: row for row in entry["rows"]}
+        best = {}
+        for r in measured:
+            name = r["variant"]
+            if r["kind"] != kind or name not in known or r["failed"] == "1":
+                continue
+            shape = (int(r["M"]), int(r["N"]))
+            rate = float(r["rate_median"])
+            if shape not in best or rate > best[shape][1]:
+                best[shape] = (name, rate)
+        if not best:
+            continue
+        rows = []
+        for (m, n), (name, _) in sorted(best.items(), reverse=True):
+            row = dict(known[name], **{"from": {"M": m, "N": n}})
+            if not rows or rows[-1]["kernel"] != name:
+                rows.append(row)
+            else:
+                rows[-1] = row
+        # The smallest shape's variant takes the rest if it takes every
+        # shape the entry point does; else the table's last row stays last.
+        fallback = entry["rows"][-1]
+        if row_condition(dict(rows[-1], **{"from": {}}), entry):
+            rows.append(fallback)
+        else:
+            rows[-1] = dict(rows[-1], **{"from": {}})
+        entry["rows"] = rows
+    table["source"] = f"measured: the best variant per shape in {results}"
+    return table
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", default=str(ROOT / "bench/dispatch.json"))
+    parser.add_argument("-o", "--output", default="-",
+                        help="the rewritten table (--from-results)")
+    parser.add_argument("--output-dir", default=str(ROOT / "examples"))
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the entry points are up to date")
+    parser.add_argument("--from-results", metavar="CSV")
+    args = parser.parse_args()
+    table = json.loads(pathlib.Path(args.table).read_text())
+    if args.from_results:
+        table = from_results(table, args.from_results)
+        text = json.dumps(table, indent=2) + "\n"
+        if args.output == "-":
+            sys.stdout.write(text)
+        else:
+            pathlib.Path(args.output).write_text(text)
+        return
+    emit(table, args.output_dir, args.check)
+
+
+if __name__ == "__main__":
+    main()
