@@ -43,11 +43,19 @@ mlir::exogpu::cuda::getCollectiveInstances(const CollectiveAnalysis &collective,
                                            Operation *op) {
   SmallVector<ForOp> loops = getEnclosingThreadLoops(op);
   SmallVector<int64_t> counts;
+  int64_t total = 1;
   for (ForOp loop : loops) {
     std::optional<IteratorInfo> info =
         collective.getIteratorInfo(loop.getIterator());
-    counts.push_back(info ? info->tileCount : 1);
+    counts.push_back(info ? std::max<int64_t>(info->tileCount, 1) : 1);
+    total = std::min<int64_t>(total * counts.back(), int64_t(1) << 20);
   }
+  // Tiles partition the threads, so a statement has at most as many
+  // collectives as its cluster has threads (16 CTAs of 1024).
+  if (total > int64_t(1) << 14)
+    return emitInternalError(op->getLoc())
+           << "more collectives execute this statement than a cluster has "
+              "threads";
   SmallVector<ThreadSet> instances;
   SmallVector<int64_t> values(loops.size(), 0);
   while (true) {
@@ -67,7 +75,7 @@ mlir::exogpu::cuda::getCollectiveInstances(const CollectiveAnalysis &collective,
         break;
       values[i] = 0;
     }
-    if (i == values.size() || instances.size() > 4096)
+    if (i == values.size())
       break;
   }
   return instances;

@@ -59,7 +59,8 @@ struct ArriveLowering {
 };
 
 /// The collectives that execute `op`, one thread set per value of the
-/// enclosing cuda_threads iterators (at most 4097 of them).
+/// enclosing cuda_threads iterators (all of them: at most one per thread of
+/// the cluster).
 FailureOr<SmallVector<ThreadSet>>
 getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op);
 
