@@ -38,15 +38,7 @@ using namespace mlir::exogpu::cuda;
 bool KernelEmitter::pathIssues(uint32_t timelines) {
   bool found = false;
   deviceFunction.walk([&](CallOp call) {
-    if (found || !inPath(call))
-      return;
-    InstrOp instr = lookupInstr(call);
-    if (!instr)
-      return;
-    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)
-      if (instr.getParamKind(i) == ParamKind::data &&
-          (getParamTimelines(instr.getParamSpec(i)) & timelines))
-        found = true;
+    found |= inPath(call) && callUsesTimelines(call, timelines);
   });
   return found;
 }

@@ -514,13 +514,8 @@ LogicalResult SyncPlanBuilder::decideArrives() {
 LogicalResult SyncPlanBuilder::run() {
   // Async-proxy work anywhere in the kernel.
   kernel.walk([&](CallOp call) {
-    InstrOp instr = lookupInstr(call);
-    if (!instr)
-      return;
-    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)
-      if (instr.getParamKind(i) == ParamKind::data &&
-          (getParamTimelines(instr.getParamSpec(i)) & kAsyncProxyTimelines))
-        plan.kernelIssuesAsyncProxy = true;
+    plan.kernelIssuesAsyncProxy |=
+        callUsesTimelines(call, kAsyncProxyTimelines);
   });
   FailureOr<SmallVector<RegisterBranch>> branches = getRegisterBranches(kernel);
   if (failed(branches))

@@ -55,6 +55,19 @@ inline InstrOp lookupInstr(CallOp call) {
       SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
 }
 
+/// Whether some data parameter of the instruction `call` calls accesses
+/// memory on one of `timelines` (false for a call of a proc).
+inline bool callUsesTimelines(CallOp call, uint32_t timelines) {
+  InstrOp instr = lookupInstr(call);
+  if (!instr)
+    return false;
+  for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)
+    if (instr.getParamKind(i) == ParamKind::data &&
+        (getParamTimelines(instr.getParamSpec(i)) & timelines))
+      return true;
+  return false;
+}
+
 /// Whether a synchronization whose pre-set has full timelines `preFull` and
 /// whose post-set has temporal timelines `postTemporal` orders generic-proxy
 /// accesses (cuda_in_order_ram) before async-proxy ones: the case that needs
