@@ -112,9 +112,9 @@ def entry_text(table, entry):
     """The MLIR of one entry point: a file examples/NAME.mlir."""
     sources = []
     for row in entry["rows"]:
-        path = f"examples/{row['kernel']}.mlir"
-        if not (ROOT / path).exists():
-            fail(f"{entry['name']}: no {path}")
+        path = f"{row['kernel']}.mlir"
+        if not (ROOT / "examples" / path).exists():
+            fail(f"{entry['name']}: no examples/{path}")
         if path not in sources:
             sources.append(path)
     element = entry["element"]

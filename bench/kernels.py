@@ -91,7 +91,7 @@ def translate(translator, src):
     for name, stdlib in KERNELS:
         example = ROOT / "examples" / f"{name}.mlir"
         libraries = [f"--stdlib={ROOT / 'stdlib' / (stdlib + '.mlir')}"]
-        libraries += [f"--stdlib={ROOT / path}"
+        libraries += [f"--stdlib={example.parent / path}"
                       for line in INCLUDE.findall(example.read_text())
                       for path in line.split()]
         for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):

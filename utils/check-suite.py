@@ -6,9 +6,9 @@
    form (`--mlir-print-op-generic`). An input with a line
    `// exogpu-stdlib: NAME` is checked after stdlib/NAME.mlir, the way its
    RUN lines prepend that instruction library, and one with a line
-   `// exogpu-include: FILE...` after those files (paths from the root: the
-   procs it calls, e.g. the GEMM variants examples/gemm_dispatch.mlir
-   dispatches to).
+   `// exogpu-include: FILE...` after those files (paths relative to the
+   input's folder: the procs it calls, e.g. the GEMM variants
+   examples/gemm_tf32.mlir dispatches to).
 2. Robustness: every input (or split) meant to be rejected makes the tool exit
    with status 1 and an error diagnostic, never a signal.
 3. With --translate TRANSLATE: exogpu-translate --to-cuda,
@@ -107,7 +107,7 @@ def main():
         rel = path.relative_to(root)
         prefix = "".join((root / "stdlib" / f"{name}.mlir").read_text()
                          for name in STDLIB.findall(text))
-        prefix += "".join((root / include).read_text()
+        prefix += "".join((path.parent / include).read_text()
                           for line in INCLUDE.findall(text)
                           for include in line.split())
         for chunk in chunks_of(text, runs):

@@ -1,8 +1,10 @@
 """A kernel's source and the instruction libraries linked before it.
 
-The tools read one module: the instruction libraries (`stdlib/*.mlir`)
-followed by the kernel, as `cat stdlib/sm90a.mlir kernel.mlir | exogpu-opt`
-does (docs/stdlib.md). `Source` builds that text and maps positions in it
+The tools read one module: the instruction libraries (`stdlib/*.mlir`), the
+files the kernel's `// exogpu-include: FILE...` lines name (relative to its
+folder: the procs it calls, as the GEMM entry point examples/gemm_tf32.mlir
+calls its variants) and then the kernel, as `cat stdlib/sm90a.mlir
+kernel.mlir | exogpu-opt` does (docs/stdlib.md). `Source` builds that text and maps positions in it
 back to the files they came from, so that diagnostics name the user's file.
 """
 
@@ -20,8 +22,10 @@ from .errors import Location
 SourceLike = Union[str, os.PathLike]
 StdlibLike = Union[None, str, os.PathLike, Sequence[Union[str, os.PathLike]]]
 
-# `// exogpu-stdlib: sm90a` names the instruction library a kernel calls.
+# `// exogpu-stdlib: sm90a` names the instruction library a kernel calls,
+# `// exogpu-include: a.mlir b.mlir` files of procs it calls.
 _STDLIB_MARKER = re.compile(r"^\s*//\s*exogpu-stdlib:\s*(\S+)\s*$", re.M)
+_INCLUDE_MARKER = re.compile(r"^\s*//\s*exogpu-include:\s*(.+?)\s*$", re.M)
 DEFAULT_STDLIB = "sm90a"
 
 
@@ -45,12 +49,15 @@ class Source:
         name, text = _read_source(source)
         self.name = name
         self.text = text
+        includes = _resolve_includes(name, text)
+        # The libraries the kernel and the files it includes name.
+        named = text + "".join(included for _, included in includes)
         self.libraries: List[Tuple[str, str]] = [
             (str(path), pathlib.Path(path).read_text())
-            for path in _resolve_stdlib(stdlib, text)]
+            for path in _resolve_stdlib(stdlib, named)]
         self._parts: List[_Part] = []
         line = 1
-        for part_name, part_text in self.libraries + [(name, text)]:
+        for part_name, part_text in self.libraries + includes + [(name, text)]:
             if not part_text.endswith("\n"):
                 part_text += "\n"
             self._parts.append(_Part(part_name, part_text, line))
@@ -86,6 +93,24 @@ def _read_source(source: SourceLike) -> Tuple[str, str]:
         raise FileNotFoundError(f"no such kernel file: {source!r} (pass a "
                                 "path or the module's MLIR text)")
     return str(path), path.read_text()
+
+
+def _resolve_includes(name: str, text: str) -> List[Tuple[str, str]]:
+    """(name, text) of the files `// exogpu-include:` lines of `text` name,
+    relative to the folder of the file `name` (the current folder for
+    text)."""
+    folder = pathlib.Path(name).parent if name != "<string>" else \
+        pathlib.Path.cwd()
+    files = []
+    for line in _INCLUDE_MARKER.findall(text):
+        for entry in line.split():
+            path = folder / entry
+            if not path.is_file():
+                raise FileNotFoundError(
+                    f"{name}: no such file to include: {entry!r} (looked "
+                    f"for {path})")
+            files.append((str(path), path.read_text()))
+    return files
 
 
 def _resolve_stdlib(stdlib: StdlibLike, text: str) -> List[pathlib.Path]:

@@ -48,10 +48,21 @@ def test_every_example_has_a_signature():
             seen[name] = signature
             assert signature.outputs, name
     assert {"vector_add", "gemv", "gemm_tf32_sm90a", "gemm_bf16_sm90a",
-            "gemm_sm80", "cta_sum_fence"} <= set(seen)
+            "gemm_sm80", "cta_sum_fence", "gemm_tf32"} <= set(seen)
     assert seen["gemm_bf16_sm90a"].param("A").dtype == "bf16"
     # The split-k GEMM adds into C: it reads and writes it.
     assert seen["gemm_splitk_sm90a"].param("C").access == "read_write"
+
+
+def test_includes_are_read_from_the_including_folder(tmp_path):
+    # The entry point calls the variants its `exogpu-include` line names.
+    source = exogpu.Source(EXAMPLES / "gemm_tf32.mlir")
+    assert source.combined.index("@gemm_tf32_128x128_sm90a(") < \
+        source.combined.index("@gemm_tf32(")
+    kernel = tmp_path / "kernel.mlir"
+    kernel.write_text("// exogpu-include: missing.mlir\n")
+    with pytest.raises(FileNotFoundError, match="no such file to include"):
+        exogpu.Source(kernel)
 
 
 def test_evaluate_every_operator():
