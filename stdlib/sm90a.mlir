@@ -529,6 +529,25 @@ exogpu.instr @Sm90_store_d_m64n256_tile64x64_bf16(
   }
 }
 
+// Column block j (columns 64 j .. 64 j + 63, j < 2) of a 64 x 128 f32
+// accumulator, rounded to bf16, into a 64 x 64 bf16 tile, 128-byte swizzled:
+// the registers of the block and their places are those of
+// Sm90_store_d_m64n256_tile64x64_bf16 (a wgmma accumulator's first 64
+// registers hold its first 128 columns), and so are the stores, without
+// bank conflicts (test/StdLib/epilogue-banks.test).
+exogpu.instr @Sm90_store_d_m64n128_tile64x64_bf16(
+    %j: index,
+    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q], {d}[32 * ({j}) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q + 2], {d}[32 * ({j}) + 4 * q + 3]); } }" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %dst[%m, %n] = %d[%m, %j * 64 + %n] : bf16[64, 64] @Sm90_SmemSwizzled(128), f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+    }
+  }
+}
+
 // TMA store of a 64 x 32 f32 box (the tile of Sm90_store_d_m64n256_tile64x32_f32).
 exogpu.instr @Sm90_tma_store_64x32_f32(
     %dst: window f32[64, 32] @CudaGmemLinear @Sm90_tensorMap(128, 64, 32) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]},
@@ -567,6 +586,23 @@ exogpu.instr @Sm90_tma_reduce_add_64x32_f32(
   exogpu.for %i in seq(0, 64) {
     exogpu.for %j in seq(0, 32) {
       exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window f32[64, 32] @CudaGmemLinear @Sm90_tensorMap(128, 64, 32), f32[64, 32] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// TMA reduce-add of a 64 x 64 bf16 box (the tile of
+// Sm90_store_d_m64n{128,256}_tile64x64_bf16) into global memory, atomic per
+// element like the f32 one. Each addition rounds the sum to bf16 (to
+// nearest): two addends into a zeroed destination give the same sum in
+// either order, three or more may not.
+exogpu.instr @Sm90_tma_reduce_add_64x64_bf16(
+    %dst: window bf16[64, 64] @CudaGmemLinear @Sm90_tensorMap(128, 64, 64) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual], atomic = [tma_to_gmem_async_qual]},
+    %src: bf16[64, 64] @Sm90_SmemSwizzled(128) {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]})
+    target = cuda, unit = cuda_thread,
+    cuda = "asm volatile(\22cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\22 :: \22l\22(&{dst.map}), \22r\22({dst.c1}), \22r\22({dst.c0}), \22r\22(exo::smem_address({src})) : \22memory\22);" {
+  exogpu.for %i in seq(0, 64) {
+    exogpu.for %j in seq(0, 64) {
+      exogpu.reduce %dst[%i, %j] += %src[%i, %j] : window bf16[64, 64] @CudaGmemLinear @Sm90_tensorMap(128, 64, 64), bf16[64, 64] @Sm90_SmemSwizzled(128)
     }
   }
 }
@@ -620,6 +656,21 @@ exogpu.instr @cuda_memset_zero_f32(
   exogpu.for %i in seq(0, %m) {
     exogpu.for %j in seq(0, %n) {
       exogpu.assign %dst[%i, %j] = 0.0 : f32[?, ?] @CudaGmemLinear
+    }
+  }
+}
+
+// Zero an m x n bf16 device buffer on the host function's stream (bf16 zero
+// is the all-zero bit pattern). The bf16 GEMM for small shapes zeroes C
+// before its tasks add their partial tiles into it.
+exogpu.instr @cuda_memset_zero_bf16(
+    %m: size, %n: size,
+    %dst: bf16[%m, %n] @CudaGmemLinear {init = cpu_cuda_stream_qual, ext = [cpu_cuda_stream_qual]})
+    target = cpu, unit = standalone_thread,
+    cuda = "EXOGPU_TRY(cudaMemsetAsync({dst}, 0, sizeof(__nv_bfloat16) * size_t({m}) * size_t({n}), stream));" {
+  exogpu.for %i in seq(0, %m) {
+    exogpu.for %j in seq(0, %n) {
+      exogpu.assign %dst[%i, %j] = 0.0 : bf16[?, ?] @CudaGmemLinear
     }
   }
 }

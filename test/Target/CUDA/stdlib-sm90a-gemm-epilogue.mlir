@@ -6,7 +6,7 @@
 // exogpu-stdlib: sm90a
 
 // The instructions of stdlib/sm90a.mlir that the benchmark's GEMMs add
-// (examples/gemm_{tf32,bf16,splitk}_sm90a.mlir), called from small kernels
+// (examples/gemm_{tf32,bf16,splitk}_sm90a.mlir and their variants), called from small kernels
 // that pass the collective analysis, the distributed memory deduction and
 // the synchronization check (both engines): accumulator tiles written into
 // swizzled shared memory, TMA stores and reduce-adds of 64-row boxes, TMA
@@ -14,7 +14,7 @@
 // Each template's expansion, ptxas on every kernel (no spills, no stack)
 // and the TMA instructions in the SASS.
 
-// PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-5: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-DAG: UTMASTG.2D
 // SASS-DAG: UTMAREDG.2D.ADD
 // SASS-DAG: UTMALDG.3D
@@ -161,6 +161,48 @@ exogpu.proc @zero_then_reduce(%M: size, %X: f32[64, 32] @CudaGmemLinear, %C: f32
       exogpu.fence(cuda_in_order, cuda_async_proxy)
       exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
         exogpu.call @Sm90_tma_reduce_add_64x32_f32(%C_map[%task * 64:%task * 64 + 64, :], %S[:, :]) : window f32[?, 32] @CudaGmemLinear @Sm90_tensorMap(128, 64, 32), f32[64, 32] @Sm90_SmemSwizzled(128)
+        exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
+        exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}
+
+// The bf16 small-shape epilogue (examples/gemm_bf16_128x128_sm90a.mlir):
+// the host zeroes a bf16 C on the stream, and one warpgroup rounds its
+// 64 x 128 accumulator into two bf16 tiles (column block j: registers
+// 32 j .. 32 j + 31) and one thread reduce-adds them into C with 64 x 64
+// boxes (a bf16 tensor map).
+// CHECK-LABEL: {{^}}zero_then_reduce_bf16_kernel(
+// CHECK: #pragma unroll
+// CHECK-NEXT: for (int j = 0; j < 2; ++j) {
+// CHECK-NEXT: // {{.*}} call @Sm90_store_d_m64n128_tile64x64_bf16[j](S[j, :, :], D[:, :])
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>(S + j * 4096) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn(D[32 * (j) + 4 * q], D[32 * (j) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn(D[32 * (j) + 4 * q + 2], D[32 * (j) + 4 * q + 3]); } }
+// CHECK: call @Sm90_tma_reduce_add_64x64_bf16(C_map[task * 64:task * 64 + 64, j * 64:j * 64 + 64], S[j, :, :])
+// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"((j * 64)), "r"((task * 64)), "r"(exo::smem_address(S + j * 4096)) : "memory");
+// CHECK-LABEL: extern "C" cudaError_t zero_then_reduce_bf16(
+// CHECK: // {{.*}} call @cuda_memset_zero_bf16[M, 128](C)
+// CHECK-NEXT: EXOGPU_TRY(cudaMemsetAsync(C, 0, sizeof(__nv_bfloat16) * size_t(M) * size_t(128), stream));
+// CHECK: EXOGPU_TRY(exo::encode_tensor_map(&C_map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+// CHECK: EXOGPU_TRY(exo::launch(zero_then_reduce_bf16_kernel,
+exogpu.proc @zero_then_reduce_bf16(%M: size, %C: bf16[%M, 128] @CudaGmemLinear) requires %M mod 64 == 0 {
+  exogpu.call @cuda_memset_zero_bf16[%M, 128](%C) : bf16[?, 128] @CudaGmemLinear
+  %C_map = exogpu.window %C[:, :] @Sm90_tensorMap(128, 64, 64) : bf16[?, 128] @CudaGmemLinear
+  exogpu.device_function(blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, %M / 64) {
+      %S = exogpu.alloc bf16[2, 64, 64] @Sm90_SmemSwizzled(128)
+      %D = exogpu.alloc f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+      %cg = exogpu.alloc barrier[1] @CudaCommitGroup
+      exogpu.call @Sm90_zero_d_m64n128_f32(%D[:, :]) : f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+      exogpu.for %j in seq(0, 2) {
+        exogpu.call @Sm90_store_d_m64n128_tile64x64_bf16[%j](%S[%j, :, :], %D[:, :]) : bf16[2, 64, 64] @Sm90_SmemSwizzled(128), f32[64, 128] @Sm90_RmemMatrixD(64, 128)
+      }
+      exogpu.fence(cuda_in_order, cuda_async_proxy)
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.for %j in seq(0, 2) {
+          exogpu.call @Sm90_tma_reduce_add_64x64_bf16(%C_map[%task * 64:%task * 64 + 64, %j * 64:%j * 64 + 64], %S[%j, :, :]) : window bf16[?, 128] @CudaGmemLinear @Sm90_tensorMap(128, 64, 64), bf16[2, 64, 64] @Sm90_SmemSwizzled(128)
+        }
         exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
         exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
       }
