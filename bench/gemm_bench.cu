@@ -12,7 +12,9 @@
 //    the shape: the "one kernel" figure (the paper's two curves, seeds/002
 //    Sec. 6, Fig. 8);
 //  * bf16 GEMM with fp32 accumulation (cublasGemmEx, bf16 A, B, C,
-//    CUBLAS_COMPUTE_32F): gemm_bf16_sm90a;
+//    CUBLAS_COMPUTE_32F): the variants gemm_bf16_sm90a,
+//    gemm_bf16_overlap_sm90a and gemm_bf16_128x128_sm90a, and the entry
+//    point gemm_bf16 (the same two figures);
 //  * fp32 GEMV, y = A x (cublasSgemv): gemv_fast, with a device-to-device
 //    copy of A's bytes as the bandwidth anchor;
 //  * the sm_80 cp.async + mma.sync GEMM, C = A B (cublasSgemm TF32, "NN"),
@@ -30,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gemm_bf16_sm90a.h"
+#include "gemm_bf16.h"
 #include "gemm_splitk_sm90a.h"
 #include "gemm_tf32.h"
 #include "gemv_fast.h"
@@ -241,7 +243,7 @@ std::vector<Case> all_cases() {
     cases.push_back({"tf32", s, s, s});
   cases.push_back({"splitk", 1024, 1024, 65536});
   cases.push_back({"splitk", 256, 256, 65536});
-  for (int64_t s : {4096, 8192})
+  for (int64_t s : {1024, 2048, 4096, 8192, 16384})
     cases.push_back({"bf16", s, s, s});
   for (int64_t s : {8192, 16384})
     cases.push_back({"gemv", s, s, 0});
@@ -270,24 +272,32 @@ std::vector<int64_t> split_factors(const Case &c, int sms) {
 /// copy).
 enum class Role { Variant, Entry, Anchor };
 
-/// A tf32 kernel of the benchmark that can run a shape.
-struct Tf32Kernel {
+/// A GEMM kernel of the benchmark (elements of type T) that can run a
+/// shape.
+template <typename T> struct GemmKernel {
   std::string name;
   Role role;
-  std::function<cudaError_t(cudaStream_t, const Case &, const float *,
-                            const float *, float *)>
+  std::function<cudaError_t(cudaStream_t, const Case &, const T *, const T *,
+                            T *)>
       run;
 };
 
+/// Appends a kernel whose host function takes (stream, M, N, K, A, B, C).
+template <typename T, typename Fn>
+void add_plain(std::vector<GemmKernel<T>> &kernels, const char *name,
+               Role role, Fn fn) {
+  kernels.push_back({name, role,
+                     [fn](cudaStream_t stream, const Case &c, const T *A,
+                          const T *B, T *C) {
+                       return fn(stream, c.M, c.N, c.K, A, B, C);
+                     }});
+}
+
 /// The tf32 variants and the entry point whose preconditions `c` meets.
-std::vector<Tf32Kernel> tf32_kernels(const Case &c, int sms) {
-  std::vector<Tf32Kernel> kernels;
+std::vector<GemmKernel<float>> tf32_kernels(const Case &c, int sms) {
+  std::vector<GemmKernel<float>> kernels;
   auto plain = [&](const char *name, Role role, auto fn) {
-    kernels.push_back({name, role,
-                       [fn](cudaStream_t stream, const Case &c, const float *A,
-                            const float *B, float *C) {
-                         return fn(stream, c.M, c.N, c.K, A, B, C);
-                       }});
+    add_plain(kernels, name, role, fn);
   };
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 32 == 0)
     plain("gemm_tf32_sm90a", Role::Variant, gemm_tf32_sm90a);
@@ -306,6 +316,24 @@ std::vector<Tf32Kernel> tf32_kernels(const Case &c, int sms) {
                        }});
   if (small)
     plain("gemm_tf32", Role::Entry, gemm_tf32);
+  return kernels;
+}
+
+/// The bf16 variants and the entry point whose preconditions `c` meets.
+std::vector<GemmKernel<__nv_bfloat16>> bf16_kernels(const Case &c) {
+  std::vector<GemmKernel<__nv_bfloat16>> kernels;
+  auto plain = [&](const char *name, Role role, auto fn) {
+    add_plain(kernels, name, role, fn);
+  };
+  if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 64 == 0)
+    plain("gemm_bf16_sm90a", Role::Variant, gemm_bf16_sm90a);
+  if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 256 == 0)
+    plain("gemm_bf16_overlap_sm90a", Role::Variant, gemm_bf16_overlap_sm90a);
+  bool small = c.M % 128 == 0 && c.N % 128 == 0 && c.K % 128 == 0;
+  if (small)
+    plain("gemm_bf16_128x128_sm90a", Role::Variant, gemm_bf16_128x128_sm90a);
+  if (small)
+    plain("gemm_bf16", Role::Entry, gemm_bf16);
   return kernels;
 }
 
@@ -664,7 +692,7 @@ void run_tf32(const Case &c, Context &ctx) {
 
   std::vector<Runner> runners;
   auto add = runner_adder<float>(runners, kTf32Tolerance, m, ref, ctx.stream);
-  for (const Tf32Kernel &kernel : tf32_kernels(c, ctx.device.sms))
+  for (const GemmKernel<float> &kernel : tf32_kernels(c, ctx.device.sms))
     add(kernel.name, kernel.role, [&, c, kernel](float *C, int set) {
       return kernel.run(ctx.stream, c, A[set]->get(), B[set]->get(), C);
     });
@@ -692,10 +720,10 @@ void run_bf16(const Case &c, Context &ctx) {
   std::vector<Runner> runners;
   auto add =
       runner_adder<__nv_bfloat16>(runners, kBf16Tolerance, m, ref, ctx.stream);
-  add("gemm_bf16_sm90a", Role::Variant, [&, c](__nv_bfloat16 *C, int set) {
-    return gemm_bf16_sm90a(ctx.stream, c.M, c.N, c.K, A[set]->get(),
-                           B[set]->get(), C);
-  });
+  for (const GemmKernel<__nv_bfloat16> &kernel : bf16_kernels(c))
+    add(kernel.name, kernel.role, [&, c, kernel](__nv_bfloat16 *C, int set) {
+      return kernel.run(ctx.stream, c, A[set]->get(), B[set]->get(), C);
+    });
   add("cublasGemmEx bf16 TN", Role::Anchor, [&, c](__nv_bfloat16 *C, int set) {
     const float one = 1, zero = 0;
     return as_cuda(cublasGemmEx(
@@ -859,11 +887,14 @@ int main(int argc, char **argv) {
     for (const Case &c : cases) {
       std::printf("%-6s %s:", c.kind.c_str(), c.label().c_str());
       if (c.kind == "tf32" || c.kind == "splitk") {
-        for (const Tf32Kernel &kernel : tf32_kernels(c, 132))
+        for (const GemmKernel<float> &kernel : tf32_kernels(c, 132))
           std::printf(" %s", kernel.name.c_str());
         std::printf(" | cublasSgemm TF32 TN\n");
-      } else if (c.kind == "bf16")
-        std::printf(" gemm_bf16_sm90a | cublasGemmEx bf16 TN\n");
+      } else if (c.kind == "bf16") {
+        for (const GemmKernel<__nv_bfloat16> &kernel : bf16_kernels(c))
+          std::printf(" %s", kernel.name.c_str());
+        std::printf(" | cublasGemmEx bf16 TN\n");
+      }
       else if (c.kind == "gemv")
         std::printf(" gemv_fast | cublasSgemv, cudaMemcpy d2d\n");
       else

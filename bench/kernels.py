@@ -49,7 +49,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # variants they dispatch to), one .cu and one .h.
 KERNELS = [
     ("gemm_tf32", "sm90a"),
-    ("gemm_bf16_sm90a", "sm90a"),
+    ("gemm_bf16", "sm90a"),
     ("gemm_splitk_sm90a", "sm90a"),
     ("gemv_fast", "sm80"),
     ("sm80_gemm", "sm80"),
