@@ -238,15 +238,20 @@ bool mlir::exoam::isFinishedRecord(const VisibilityRecord &record) {
 bool mlir::exoam::compactFinishedRecords(
     std::vector<VisibilityRecord> &records, int64_t task,
     function_ref<bool(const ElementKey &)> isDead) {
-  bool rewritten = false;
+  // The list is rebuilt only if it has a record of `task`: records are moved
+  // out of it below.
+  auto isOwn = [&](const VisibilityRecord &record) {
+    return record.actors.isWithinTask(task);
+  };
+  if (llvm::none_of(records, isOwn))
+    return false;
   std::vector<VisibilityRecord> compacted;
   compacted.reserve(records.size());
   for (VisibilityRecord &record : records) {
-    if (!record.actors.isWithinTask(task)) {
+    if (!isOwn(record)) {
       compacted.push_back(std::move(record));
       continue;
     }
-    rewritten = true;
     // Every member of a group is the same record once its thread is the
     // finished one: the member with that thread.
     VisibilityRecord finished{
@@ -266,8 +271,6 @@ bool mlir::exoam::compactFinishedRecords(
         finished.arrives.insert({key, count});
     compacted.push_back(std::move(finished));
   }
-  if (!rewritten)
-    return false;
   // Equal records once (in order).
   records.clear();
   addRecords(records, compacted, /*prune=*/false);

@@ -125,3 +125,35 @@ exoam.proc @allocation_under_guard() {
     }
   }
 }
+
+// -----
+
+// A task loop that runs again (a kernel launched from a host loop, issue
+// 21). The first launch is replayed; in the second, a record seen by every
+// thread (the completion fences') stops the replay, and the tasks that run
+// are still rewritten once finished, on the boxes of the first launch's
+// summary. There the mutate list holds only the other kernel's records: the
+// rewrite leaves it as it is (it once emptied such a list, and the other
+// kernel's next write found an empty record "by {}", invisible to it).
+// CHECK: remark: task loop: 3 task(s) ran, 1 replayed
+// CHECK: remark: task loop: 4 task(s) ran, 0 replayed
+exoam.proc @task_loop_run_again() {
+  exoam.alloc @A[2, 4]
+  exoam.loop %it in (0, 2) {
+    exoam.loop %t in (0, 2) {
+      exoam.inc_task_id
+      exoam.check_mutates fully_ordered @A[%t, 0 to 3] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+      exoam.record_read fully_ordered @A[%t, 0 to 3] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 0)]
+    }
+    exoam.fence transitive pre = qfull(cuda_stream_sync) full = qfull(cuda_stream_sync) temp = qtmp(cuda_stream_sync) threads cpu
+    exoam.loop %t in (0, 2) {
+      exoam.inc_task_id
+      exoam.check_reads temporally_ordered @A[%t, 0 to 3] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+      exoam.check_mutates temporally_ordered @A[%t, 0 to 3] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+      exoam.clear_reads @A[%t, 0 to 3]
+      exoam.clear_mutates @A[%t, 0 to 3]
+      exoam.record_mutate fully_ordered @A[%t, 0 to 3] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 0)]
+    }
+    exoam.fence transitive pre = qfull(cuda_stream_sync) full = qfull(cuda_stream_sync) temp = qtmp(cuda_stream_sync) threads cpu
+  }
+}
