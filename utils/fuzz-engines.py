@@ -17,8 +17,14 @@ reading the previous one's output at windows shifted across task boundaries
 (either way), writing its own chunk or, now and then, a neighbour's (a race),
 staging data in per-task shared memory with or without fences, sometimes
 with windows that depend on the host iterator or a second level of tasks,
-stream-ordered host accesses between kernels and checks after the loop.
-These exercise task replay and finished tasks across kernel launches.
+reductions of every task into one window (atomic as in split-k, or not: a
+race), reads of that window (a race with the other tasks' reductions),
+stream-ordered host accesses between kernels, host records and fences on
+odd sets of timelines (which device fences may witness and raise for their
+threads) and checks after the loop.
+These exercise task replay, with records of other tasks and of the host in
+the lists a task checks and clears, and finished tasks across kernel
+launches.
 
 Each proc runs on the abstract machine three ways:
 
@@ -209,6 +215,9 @@ class Generator:
         return "\n".join(self.lines) + "\n"
 
 
+# Timelines of the host records and odd fences of the host loops.
+ODD_TIMELINES = ["cpu_in_order_qual", "cpu_cuda_stream_qual",
+                 "cuda_in_order_ram_qual", "Sm80_cp_async_qual"]
 # The kernel brackets of Fig. 5 as the translation prints them (Qcs =
 # T_qfull(cuda_stream_sync), Tcs = T_qtmp(cuda_stream_sync)).
 STREAM = ("cpu_cuda_stream_qual, cuda_in_order_rmem_qual, "
@@ -228,7 +237,7 @@ class HostLoopGenerator:
     def __init__(self, rng):
         self.rng = rng
         self.threads = rng.choice([2, 4])
-        self.tasks = rng.choice([2, 3, 4, 6])
+        self.tasks = rng.choice([1, 2, 3, 4, 6])
         self.kernels = rng.choice([2, 2, 3])
         self.iterations = rng.choice([2, 3, 4])
         # Two levels of tasks (a 2-D grid) now and then: %u selects a row.
@@ -287,15 +296,40 @@ class HostLoopGenerator:
         self.emit(indent, f"exoam.record_mutate {level} {window} on "
                           f"{timeline} threads {threads}")
 
+    def timelines(self):
+        """A random set of timelines, host ones included."""
+        chosen = [q for q in ODD_TIMELINES if self.rng.random() < 0.4]
+        return "[" + ", ".join(chosen) + "]"
+
     def fence(self, indent):
         t = self.threads
-        pre = self.rng.choice(["cuda_in_order", "cuda_in_order",
-                               "Sm80_generic"])
         threads = (f"gpu[{t}]" if self.rng.random() < 0.8 else
                    f"gpu[{t} (_, 2, 0)]")
+        if self.rng.random() < 0.2:
+            # One that may witness host records and raise them for its
+            # threads on other timelines.
+            self.emit(indent, f"exoam.fence transitive pre = "
+                              f"{self.timelines()} full = {self.timelines()} "
+                              f"temp = {self.timelines()} threads {threads}")
+            return
+        pre = self.rng.choice(["cuda_in_order", "cuda_in_order",
+                               "Sm80_generic"])
         self.emit(indent, f"exoam.fence transitive pre = qfull({pre}) full = "
                           f"qfull(cuda_in_order) temp = qtmp(cuda_in_order) "
                           f"threads {threads}")
+
+    def host(self, indent):
+        """A host record of X, or a host fence, on odd timelines."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            self.emit(indent, "exoam.clear_mutates @X[0]")
+            self.emit(indent, f"exoam.record_mutate "
+                              f"{rng.choice(RECORD_LEVELS)} @X[0] on "
+                              f"{rng.choice(ODD_TIMELINES)} threads cpu")
+        else:
+            self.emit(indent, f"exoam.fence transitive pre = "
+                              f"{self.timelines()} full = {self.timelines()} "
+                              f"temp = {self.timelines()} threads cpu")
 
     def per_thread(self, indent, *statements):
         """A loop over the threads of a task around `statements`, each
@@ -332,6 +366,35 @@ class HostLoopGenerator:
                               f"{t - 1}] on [cuda_in_order_ram_qual] for "
                               f"free threads gpu[{t}]")
 
+    def reduction(self, indent):
+        """Every task adds into the same window of R: atomically (split-k)
+        or, now and then, not (a race); or reads it (a race with the other
+        tasks' additions)."""
+        rng = self.rng
+        t = self.threads
+        per_thread = rng.random() < 0.6
+        window = "@R[%i]" if per_thread else f"@R[0 to {t - 1}]"
+        threads = self.thread_set(per_thread)
+        timeline = "cuda_in_order_ram_qual"
+        if rng.random() < 0.1:
+            statement = lambda i: self.read(i, window, threads)
+        else:
+            atomic = (f" atomic = [{timeline}]" if rng.random() < 0.85
+                      else "")
+
+            def statement(i):
+                self.emit(i, f"exoam.check_mutates atomic_only {window} on "
+                             f"[{timeline}] for write threads {threads}")
+                self.emit(i, f"exoam.check_reads temporally_ordered {window} "
+                             f"on [{timeline}] for write threads {threads}")
+                self.emit(i, f"exoam.clear_reads {window}")
+                self.emit(i, f"exoam.record_mutate fully_ordered {window} on "
+                             f"{timeline}{atomic} threads {threads}")
+        if per_thread:
+            self.per_thread(indent, statement)
+        else:
+            statement(indent)
+
     def direct(self, indent, src, dst):
         """Reads of `src` and writes of `dst` in global memory, with fences
         in between now and then."""
@@ -340,6 +403,9 @@ class HostLoopGenerator:
         for _ in range(rng.randint(1, 3)):
             kind = rng.random()
             per_thread = rng.random() < 0.6
+            if kind < 0.12:
+                self.reduction(indent)
+                continue
             if kind < 0.35:
                 window = self.global_window(src, per_thread, self.shift())
                 statement = lambda i: self.read(i, window,
@@ -389,7 +455,13 @@ class HostLoopGenerator:
         self.emit(0, "exoam.proc @fuzz() {")
         for var in self.vars:
             self.emit(2, f"exoam.alloc @{var}[{rows}{self.width}]")
+        self.emit(2, f"exoam.alloc @R[{self.threads}]")
+        self.emit(2, "exoam.alloc @X[1]")
         self.emit(2, f"exoam.loop %it in (0, {self.iterations}) {{")
+        if rng.random() < 0.4:
+            # R = 0 on the stream (a cudaMemsetAsync), as before split-k.
+            self.write(4, f"@R[0 to {self.threads - 1}]", "cpu",
+                       timeline="cpu_cuda_stream_qual")
         # Kernel k reads G[k] and writes G[k + 1], in a ring: the last one
         # writes what the first reads in the next iteration.
         for k in range(self.kernels):
@@ -402,8 +474,15 @@ class HostLoopGenerator:
                 else:
                     self.write(4, self.whole(src), "cpu",
                                timeline="cpu_cuda_stream_qual")
+            if rng.random() < 0.25:
+                self.host(4)
             self.kernel(4, src, dst)
         self.emit(2, "}")
+        for _ in range(rng.randint(0, 2)):
+            self.host(2)
+        if rng.random() < 0.5:
+            self.emit(2, f"exoam.check_mutates {rng.choice(CHECK_LEVELS)} "
+                         f"@X[0] on {self.timelines()} threads cpu")
         # The host looks at a result, through the stream or not.
         if rng.random() < 0.5:
             timeline = rng.choice(["cpu_cuda_stream_qual",

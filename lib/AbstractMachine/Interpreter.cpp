@@ -206,15 +206,19 @@ private:
   /// rewritten into their finished form once it has finished: the loop's
   /// plan, the task and the boxes it recorded on.
   struct PendingCompaction {
-    const TaskLoopPlan *plan;
+    TaskLoopState *loop;
     int64_t task;
     std::vector<AccessWindow> boxes;
+    /// The store's seen-by-all epoch when the task ended.
+    uint64_t epoch;
   };
   std::optional<PendingCompaction> pendingCompaction;
-  /// Rewrites the pending task's records (at the next INCTASKID).
+  /// Rewrites the pending task's records (at the next INCTASKID), after
+  /// which the records seen by every thread are as the loop's summary
+  /// needs them for a replay next to them.
   void compactPendingTask();
-  /// Set when a check failed on a record in its finished form: the
-  /// diagnostic needs the run without the rewrite.
+  /// Set when a check failed on a record that mentions finished tasks
+  /// (mentionsFinishedTasks): the diagnostic needs the run without the rewrite.
   bool needsExactRun = false;
   /// rho.
   std::unique_ptr<SyncStore> env;
@@ -634,10 +638,8 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
     if (it == moving.end())
       continue;
     forEachWindow(it->second, stop, [&](const AccessWindow &window, int64_t) {
-      if (recorder && effect.kind == ElementEffect::Kind::Record)
-        recorder->noteRecord(window);
-      else if (recorder)
-        recorder->noteProbe(window, effect.reads);
+      if (recorder)
+        recorder->noteEffect(effect, window);
       if (effect.kind != ElementEffect::Kind::Check)
         env->update(window,
                     [&](ElementState &state) { return effect.apply(state); });
@@ -811,19 +813,14 @@ void Interpreter::runSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
   }
   if (!recorder)
     return;
-  using Call = PeriodTracker::RecorderCall;
   for (int64_t k = 1; k <= periods; ++k) {
     reportProgress(op, done + (k - 1) * plan.getPeriod(), total);
-    for (Call call : {Call::ProbeReads, Call::ProbeMutates, Call::Record})
-      current.getRecorderCalls(call).forEachBox([&](const AccessWindow &box,
-                                                    BoxTree::Value) {
-        AccessWindow moved =
-            translateWindow(box, plan.getShift(box.var, box.ranges.size(), k));
-        if (call == Call::Record)
-          recorder->noteRecord(moved);
-        else
-          recorder->noteProbe(moved, call == Call::ProbeReads,
-                              /*check=*/false);
+    for (const auto &[call, windows] : current.getRecorderCalls())
+      windows.forEachBox([&, call = call](const AccessWindow &box,
+                                          BoxTree::Value) {
+        recorder->noteCall(
+            call,
+            translateWindow(box, plan.getShift(box.var, box.ranges.size(), k)));
       });
   }
 }
@@ -851,7 +848,8 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   auto compactLater = [&]() {
     if (options.compactFinishedTasks)
       pendingCompaction = PendingCompaction{
-          &plan, task, getRecordedBoxes(plan, *state.summary, iterators)};
+          &state, task, getRecordedBoxes(plan, *state.summary, iterators),
+          env->getSeenByAllEpoch()};
   };
   if (known) {
     ReplayResult replayed = replayTask(
@@ -898,8 +896,15 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
 void Interpreter::compactPendingTask() {
   if (!pendingCompaction)
     return;
-  compactFinishedTask(*pendingCompaction->plan, *env, pendingCompaction->task,
+  TaskLoopState &loop = *pendingCompaction->loop;
+  // Every record seen by every thread went through the task (which had the
+  // summary's key, compactLater) unless one was made or changed since it
+  // ended (by the CPU, before this INCTASKID).
+  bool wentThroughTask = env->getSeenByAllEpoch() == pendingCompaction->epoch;
+  compactFinishedTask(*loop.plan, *env, pendingCompaction->task,
                       pendingCompaction->boxes);
+  if (wentThroughTask)
+    loop.summary->seenByAllEpoch = env->getSeenByAllEpoch();
   pendingCompaction.reset();
 }
 
@@ -1108,17 +1113,10 @@ LogicalResult Interpreter::getEffect(Operation *op, ElementEffect &effect) {
 LogicalResult Interpreter::execEffectGroup(
     ArrayRef<std::pair<Operation *, ElementEffect>> group) {
   const AccessWindow &window = group.front().second.window;
-  using Call = PeriodTracker::RecorderCall;
   for (const auto &[op, effect] : group) {
     if (!recorder)
       break;
-    Call call = effect.kind == ElementEffect::Kind::Record ? Call::Record
-                : effect.reads                             ? Call::ProbeReads
-                                                           : Call::ProbeMutates;
-    if (call == Call::Record)
-      recorder->noteRecord(effect.window);
-    else
-      recorder->noteProbe(effect.window, effect.reads);
+    unsigned call = recorder->noteEffect(effect, effect.window);
     if (tracker)
       tracker->noteRecorderCall(call, effect.window);
   }
@@ -1152,7 +1150,7 @@ LogicalResult Interpreter::execEffectGroup(
     if (!found)
       continue;
     const auto &[op, effect] = entry;
-    if (isFinishedRecord(found->rejected.record))
+    if (mentionsFinishedTasks(found->rejected.record))
       needsExactRun = true;
     else
       reportInvisibleRecord(
