@@ -63,6 +63,15 @@ RECORD_LEVELS = ["unordered", "temporally_ordered", "fully_ordered"]
 CHECK_LEVELS = ["temporally_ordered", "fully_ordered"]
 
 
+def thread_set(rng, threads, iterator):
+    """The threads of a statement in a collective of `threads` threads: the
+    one `iterator` selects, else all of them, the first or the last."""
+    if iterator:
+        return f"gpu[{threads} ({iterator}, 1, 0)]"
+    return rng.choice([f"gpu[{threads}]", f"gpu[{threads} (_, 1, 0)]",
+                       f"gpu[{threads} (_, 1, {threads - 1})]"])
+
+
 class Generator:
     def __init__(self, rng):
         self.rng = rng
@@ -75,11 +84,7 @@ class Generator:
         self.lines = []
 
     def thread_set(self, per_thread):
-        t = self.threads
-        if per_thread:
-            return f"gpu[{t} (%t, 1, 0)]"
-        return self.rng.choice([f"gpu[{t}]", f"gpu[{t} (_, 1, 0)]",
-                                f"gpu[{t} (_, 1, {t - 1})]"])
+        return thread_set(self.rng, self.threads, "%t" if per_thread else None)
 
     def window(self, var, per_thread):
         rng = self.rng
@@ -271,11 +276,7 @@ class HostLoopGenerator:
         return f"@{var}[{row}{base} to {base} + {t - 1}]"
 
     def thread_set(self, per_thread):
-        t = self.threads
-        if per_thread:
-            return f"gpu[{t} (%i, 1, 0)]"
-        return self.rng.choice([f"gpu[{t}]", f"gpu[{t} (_, 1, 0)]",
-                                f"gpu[{t} (_, 1, {t - 1})]"])
+        return thread_set(self.rng, self.threads, "%i" if per_thread else None)
 
     def read(self, indent, window, threads,
              timeline="cuda_in_order_ram_qual"):
