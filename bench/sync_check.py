@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the synchronization check (exogpu-opt --exogpu-sync-check) at the
 sizes users deploy and prints seconds and peak memory per point, next to the
-targets of issue 15 (on the 2-core development machine):
+targets of issues 15 and 21 (on the 2-core development machine):
 
   sm80     examples/sm80_gemm.mlir (cp.async, per-thread commit groups)
            M = N = K = 2048 <= 1 s, 4096 <= 5 s, peak memory <= 1 GiB
@@ -10,6 +10,11 @@ targets of issue 15 (on the 2-core development machine):
            M = N = K = 4096 <= 1.3 s, 8192 <= 4 s
   vadd     examples/vector_add.mlir, N = 2^20 (8192 tasks) <= 1 s
   gemv     examples/gemv.mlir (paper Fig. 9), M = N = 16384 <= 1 s
+  splitk   examples/gemm_splitk_sm90a.mlir (tasks that add their partial
+           tiles into C with TMA reduce-adds), at its benchmark sizes
+           M = N = 1024, S = 4, KC = 16384 <= 1 s and
+           M = N = 2048, S = 4, KC = 2048 <= 1 s (12 s and 24 s before
+           issue 21)
   tile-sm80  bench/kernels/sm80_tile_commit_groups.mlir: one 64 x 64 tile
            whose threads commit their own cp.async groups, K = 256 (no
            target; 185 s and 545 MB before issue 15)
@@ -46,6 +51,7 @@ KERNELS = {
     "sm90a": ("stdlib/sm90a.mlir", "examples/sm90a_gemm.mlir"),
     "vadd": (None, "examples/vector_add.mlir"),
     "gemv": (None, "examples/gemv.mlir"),
+    "splitk": ("stdlib/sm90a.mlir", "examples/gemm_splitk_sm90a.mlir"),
     "tile-sm80": ("stdlib/sm80.mlir",
                   "bench/kernels/sm80_tile_commit_groups.mlir"),
 }
@@ -58,6 +64,8 @@ POINTS = [
     ("sm90a", "8192", "M=8192,N=8192,K=8192", 4.0, None),
     ("vadd", "2^20", "N=1048576", 1.0, None),
     ("gemv", "16384", "M=16384,N=16384", 1.0, None),
+    ("splitk", "1024", "M=1024,N=1024,S=4,KC=16384", 1.0, None),
+    ("splitk", "2048", "M=2048,N=2048,S=4,KC=2048", 1.0, None),
     ("tile-sm80", "K=256", "K=256", None, None),
 ]
 

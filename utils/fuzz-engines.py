@@ -1,28 +1,48 @@
 #!/usr/bin/env python3
-"""Differential fuzzer of the abstract machine's engines (issue 15).
+"""Differential fuzzer of the abstract machine's engines (issues 15, 21).
 
-Generates random AMIR procs shaped like the K loops of GEMMs (a sequential
+Generates random AMIR procs of two shapes (alternating; --shape picks one).
+
+K loops: procs shaped like the K loops of GEMMs (a sequential
 loop whose body streams through moving windows of global variables, cycles
 through shared-memory stages indexed `k mod 2` or `k mod 3`, accumulates into
 fixed windows, and orders all of it with fences, under guards such as
 `k > 0`, `k < K`, `k == 17` or `k mod 3 == 0`), with records placed before
 the loop on some of the windows the loop will reach, allocations that the
-moving windows may run out of, and checks after the loop. Each proc runs on
-the abstract machine three ways:
+moving windows may run out of, and checks after the loop.
 
-  * box     the box engine with every shortcut (loops in bulk and in a
-            steady state, docs/abstract-machine.md);
-  * plain   the box engine with bulk-loops=false (every iteration runs);
+Host loops: a CPU loop that launches two or three kernels per iteration (the
+launch and completion fences of Fig. 5 around a task loop), each kernel
+reading the previous one's output at windows shifted across task boundaries
+(either way), writing its own chunk or, now and then, a neighbour's (a race),
+staging data in per-task shared memory with or without fences, sometimes
+with windows that depend on the host iterator or a second level of tasks,
+reductions of every task into one window (atomic as in split-k, or not: a
+race), reads of that window (a race with the other tasks' reductions),
+stream-ordered host accesses between kernels, host records and fences on
+odd sets of timelines (which device fences may witness and raise for their
+threads) and checks after the loop.
+These exercise task replay, with records of other tasks and of the host in
+the lists a task checks and clears, and finished tasks across kernel
+launches.
+
+Each proc runs on the abstract machine three ways:
+
+  * box     the box engine with every shortcut (task replay, finished tasks,
+            loops in bulk and in a steady state, docs/abstract-machine.md);
+  * plain   the box engine with bulk-loops=false and replay-tasks=false
+            (every iteration and every task runs);
   * reference  the reference engine (the rules as written: the oracle).
 
 box and plain must print the same diagnostics, and all three must agree on
 the verdict and on the first error (the reference may name a different
 record in a note; see "Record subsumption"). A disagreement is written to
 --out with the three outputs. The remarks of the box run tell how often the
-steady state was reached; the summary prints it, so that a fuzzer that
-never reaches it is noticed.
+steady state was reached and how many tasks were replayed; the summary
+prints both, so that a fuzzer that never reaches them is noticed.
 
 Usage: utils/fuzz-engines.py [--build build] [--seconds 120] [--seed N]
+                             [--shape both|k-loop|host-loop]
                              [--out fuzz-engine-findings]
 Exit status 1 when the engines disagreed.
 """
@@ -30,6 +50,7 @@ Exit status 1 when the engines disagreed.
 import argparse
 import pathlib
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +61,15 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMELINES = ["cuda_in_order_ram_qual", "Sm80_cp_async_qual"]
 RECORD_LEVELS = ["unordered", "temporally_ordered", "fully_ordered"]
 CHECK_LEVELS = ["temporally_ordered", "fully_ordered"]
+
+
+def thread_set(rng, threads, iterator):
+    """The threads of a statement in a collective of `threads` threads: the
+    one `iterator` selects, else all of them, the first or the last."""
+    if iterator:
+        return f"gpu[{threads} ({iterator}, 1, 0)]"
+    return rng.choice([f"gpu[{threads}]", f"gpu[{threads} (_, 1, 0)]",
+                       f"gpu[{threads} (_, 1, {threads - 1})]"])
 
 
 class Generator:
@@ -54,11 +84,7 @@ class Generator:
         self.lines = []
 
     def thread_set(self, per_thread):
-        t = self.threads
-        if per_thread:
-            return f"gpu[{t} (%t, 1, 0)]"
-        return self.rng.choice([f"gpu[{t}]", f"gpu[{t} (_, 1, 0)]",
-                                f"gpu[{t} (_, 1, {t - 1})]"])
+        return thread_set(self.rng, self.threads, "%t" if per_thread else None)
 
     def window(self, var, per_thread):
         rng = self.rng
@@ -194,6 +220,281 @@ class Generator:
         return "\n".join(self.lines) + "\n"
 
 
+# Timelines of the host records and odd fences of the host loops.
+ODD_TIMELINES = ["cpu_in_order_qual", "cpu_cuda_stream_qual",
+                 "cuda_in_order_ram_qual", "Sm80_cp_async_qual"]
+# The kernel brackets of Fig. 5 as the translation prints them (Qcs =
+# T_qfull(cuda_stream_sync), Tcs = T_qtmp(cuda_stream_sync)).
+STREAM = ("cpu_cuda_stream_qual, cuda_in_order_rmem_qual, "
+          "cuda_in_order_ram_qual, Sm80_cp_async_qual, "
+          "tma_to_smem_async_qual, tma_to_gmem_async_qual, "
+          "wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, "
+          "wgmma_async_smem_qual")
+LAUNCH = (f"exoam.fence transitive pre = [cpu_in_order_qual, {STREAM}] "
+          f"full = [{STREAM}] temp = [{STREAM}] threads cpu")
+COMPLETE = (f"exoam.fence transitive pre = [{STREAM}] full = [{STREAM}] "
+            f"temp = [{STREAM}] threads cpu")
+
+
+class HostLoopGenerator:
+    """A CPU loop launching kernels that read each other's outputs."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.threads = rng.choice([2, 4])
+        self.tasks = rng.choice([1, 2, 3, 4, 6])
+        self.kernels = rng.choice([2, 2, 3])
+        self.iterations = rng.choice([2, 3, 4])
+        # Two levels of tasks (a 2-D grid) now and then: %u selects a row.
+        self.rows = rng.choice([1, 1, 1, 2])
+        # A halo of one chunk on each side keeps windows shifted by up to a
+        # chunk inside the variable.
+        self.width = (self.tasks + 2) * self.threads
+        self.vars = [f"G{i}" for i in range(self.kernels)]
+        self.lines = []
+
+    def emit(self, indent, text):
+        self.lines.append(" " * indent + text)
+
+    def shift(self):
+        t = self.threads
+        return self.rng.choice([0, 0, 1, -1, t - 1, 1 - t, t, -t])
+
+    def whole(self, var):
+        rows = f"0 to {self.rows - 1}, " if self.rows > 1 else ""
+        return f"@{var}[{rows}0 to {self.width - 1}]"
+
+    def global_window(self, var, per_thread, shift):
+        t = self.threads
+        row = "%u, " if self.rows > 1 else ""
+        # Now and then a window that depends on the host iterator (a key of
+        # the replay).
+        host = " + %it mod 2" if self.rng.random() < 0.15 else ""
+        base = f"%t * {t} + {t + shift}{host}"
+        if per_thread:
+            return f"@{var}[{row}{base} + %i]"
+        return f"@{var}[{row}{base} to {base} + {t - 1}]"
+
+    def thread_set(self, per_thread):
+        return thread_set(self.rng, self.threads, "%i" if per_thread else None)
+
+    def read(self, indent, window, threads,
+             timeline="cuda_in_order_ram_qual"):
+        self.emit(indent, f"exoam.check_mutates fully_ordered {window} on "
+                          f"[{timeline}] for read threads {threads}")
+        self.emit(indent, f"exoam.record_read fully_ordered {window} on "
+                          f"{timeline} threads {threads}")
+
+    def write(self, indent, window, threads, level="fully_ordered",
+              timeline="cuda_in_order_ram_qual"):
+        check = self.rng.choice(["temporally_ordered", "temporally_ordered",
+                                 "fully_ordered"])
+        for kind in ("check_reads", "check_mutates"):
+            self.emit(indent, f"exoam.{kind} {check} {window} on "
+                              f"[{timeline}] for write threads {threads}")
+        self.emit(indent, f"exoam.clear_reads {window}")
+        self.emit(indent, f"exoam.clear_mutates {window}")
+        self.emit(indent, f"exoam.record_mutate {level} {window} on "
+                          f"{timeline} threads {threads}")
+
+    def timelines(self):
+        """A random set of timelines, host ones included."""
+        chosen = [q for q in ODD_TIMELINES if self.rng.random() < 0.4]
+        return "[" + ", ".join(chosen) + "]"
+
+    def fence(self, indent):
+        t = self.threads
+        threads = (f"gpu[{t}]" if self.rng.random() < 0.8 else
+                   f"gpu[{t} (_, 2, 0)]")
+        if self.rng.random() < 0.2:
+            # One that may witness host records and raise them for its
+            # threads on other timelines.
+            self.emit(indent, f"exoam.fence transitive pre = "
+                              f"{self.timelines()} full = {self.timelines()} "
+                              f"temp = {self.timelines()} threads {threads}")
+            return
+        pre = self.rng.choice(["cuda_in_order", "cuda_in_order",
+                               "Sm80_generic"])
+        self.emit(indent, f"exoam.fence transitive pre = qfull({pre}) full = "
+                          f"qfull(cuda_in_order) temp = qtmp(cuda_in_order) "
+                          f"threads {threads}")
+
+    def host(self, indent):
+        """A host record of X, or a host fence, on odd timelines."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            self.emit(indent, "exoam.clear_mutates @X[0]")
+            self.emit(indent, f"exoam.record_mutate "
+                              f"{rng.choice(RECORD_LEVELS)} @X[0] on "
+                              f"{rng.choice(ODD_TIMELINES)} threads cpu")
+        else:
+            self.emit(indent, f"exoam.fence transitive pre = "
+                              f"{self.timelines()} full = {self.timelines()} "
+                              f"temp = {self.timelines()} threads cpu")
+
+    def per_thread(self, indent, *statements):
+        """A loop over the threads of a task around `statements`, each
+        called with the indentation of the body."""
+        self.emit(indent, f"exoam.loop %i in (0, {self.threads}) {{")
+        for statement in statements:
+            statement(indent + 2)
+        self.emit(indent, "}")
+
+    def staged(self, indent, src, dst):
+        """Stages a window of `src` in shared memory, then writes `dst` from
+        it (fenced or not), and frees it."""
+        rng = self.rng
+        t = self.threads
+        self.emit(indent, f"exoam.alloc @S[{t}]")
+        source = self.global_window(src, True, self.shift())
+        self.per_thread(
+            indent,
+            lambda i: self.read(i, source, self.thread_set(True)),
+            lambda i: self.write(i, "@S[%i]", self.thread_set(True)))
+        if rng.random() < 0.85:
+            self.fence(indent)
+        smem = f"@S[{t - 1} - %i]" if rng.random() < 0.5 else "@S[%i]"
+        own = 0 if rng.random() < 0.9 else rng.choice([1, -1, t, -t])
+        target = self.global_window(dst, True, own)
+        self.per_thread(
+            indent,
+            lambda i: self.read(i, smem, self.thread_set(True)),
+            lambda i: self.write(i, target, self.thread_set(True)))
+        if rng.random() < 0.9:
+            self.fence(indent)
+        for kind in ("check_reads", "check_mutates"):
+            self.emit(indent, f"exoam.{kind} temporally_ordered @S[0 to "
+                              f"{t - 1}] on [cuda_in_order_ram_qual] for "
+                              f"free threads gpu[{t}]")
+
+    def reduction(self, indent):
+        """Every task adds into the same window of R: atomically (split-k)
+        or, now and then, not (a race); or reads it (a race with the other
+        tasks' additions)."""
+        rng = self.rng
+        t = self.threads
+        per_thread = rng.random() < 0.6
+        window = "@R[%i]" if per_thread else f"@R[0 to {t - 1}]"
+        threads = self.thread_set(per_thread)
+        timeline = "cuda_in_order_ram_qual"
+        if rng.random() < 0.1:
+            statement = lambda i: self.read(i, window, threads)
+        else:
+            atomic = (f" atomic = [{timeline}]" if rng.random() < 0.85
+                      else "")
+
+            def statement(i):
+                self.emit(i, f"exoam.check_mutates atomic_only {window} on "
+                             f"[{timeline}] for write threads {threads}")
+                self.emit(i, f"exoam.check_reads temporally_ordered {window} "
+                             f"on [{timeline}] for write threads {threads}")
+                self.emit(i, f"exoam.clear_reads {window}")
+                self.emit(i, f"exoam.record_mutate fully_ordered {window} on "
+                             f"{timeline}{atomic} threads {threads}")
+        if per_thread:
+            self.per_thread(indent, statement)
+        else:
+            statement(indent)
+
+    def direct(self, indent, src, dst):
+        """Reads of `src` and writes of `dst` in global memory, with fences
+        in between now and then."""
+        rng = self.rng
+        t = self.threads
+        for _ in range(rng.randint(1, 3)):
+            kind = rng.random()
+            per_thread = rng.random() < 0.6
+            if kind < 0.12:
+                self.reduction(indent)
+                continue
+            if kind < 0.35:
+                window = self.global_window(src, per_thread, self.shift())
+                statement = lambda i: self.read(i, window,
+                                                self.thread_set(per_thread))
+            elif kind < 0.75:
+                own = 0 if rng.random() < 0.85 else rng.choice([1, -1, t])
+                window = self.global_window(dst, per_thread, own)
+                statement = lambda i: self.write(i, window,
+                                                 self.thread_set(per_thread))
+            elif kind < 0.85:
+                # An asynchronous copy into the chunk, completed (or not) by
+                # a fence on its timeline.
+                per_thread = True
+                window = self.global_window(dst, True, 0)
+                statement = lambda i: self.write(
+                    i, window, self.thread_set(True), level="unordered",
+                    timeline="Sm80_cp_async_qual")
+            else:
+                self.fence(indent)
+                continue
+            if per_thread:
+                self.per_thread(indent, statement)
+            else:
+                statement(indent)
+
+    def kernel(self, indent, src, dst):
+        self.emit(indent, LAUNCH)
+        if self.rows > 1:
+            self.emit(indent, f"exoam.loop %u in (0, {self.rows}) {{")
+            indent += 2
+            self.emit(indent, "exoam.inc_task_id")
+        self.emit(indent, f"exoam.loop %t in (0, {self.tasks}) {{")
+        self.emit(indent + 2, "exoam.inc_task_id")
+        if self.rng.random() < 0.5:
+            self.staged(indent + 2, src, dst)
+        else:
+            self.direct(indent + 2, src, dst)
+        self.emit(indent, "}")
+        if self.rows > 1:
+            indent -= 2
+            self.emit(indent, "}")
+        self.emit(indent, COMPLETE)
+
+    def program(self):
+        rng = self.rng
+        rows = f"{self.rows}, " if self.rows > 1 else ""
+        self.emit(0, "exoam.proc @fuzz() {")
+        for var in self.vars:
+            self.emit(2, f"exoam.alloc @{var}[{rows}{self.width}]")
+        self.emit(2, f"exoam.alloc @R[{self.threads}]")
+        self.emit(2, "exoam.alloc @X[1]")
+        self.emit(2, f"exoam.loop %it in (0, {self.iterations}) {{")
+        if rng.random() < 0.4:
+            # R = 0 on the stream (a cudaMemsetAsync), as before split-k.
+            self.write(4, f"@R[0 to {self.threads - 1}]", "cpu",
+                       timeline="cpu_cuda_stream_qual")
+        # Kernel k reads G[k] and writes G[k + 1], in a ring: the last one
+        # writes what the first reads in the next iteration.
+        for k in range(self.kernels):
+            src = self.vars[k]
+            dst = self.vars[(k + 1) % self.kernels]
+            if rng.random() < 0.2:
+                # A stream-ordered host access (a cudaMemcpy) between kernels.
+                if rng.random() < 0.5:
+                    self.read(4, self.whole(src), "cpu", "cpu_cuda_stream_qual")
+                else:
+                    self.write(4, self.whole(src), "cpu",
+                               timeline="cpu_cuda_stream_qual")
+            if rng.random() < 0.25:
+                self.host(4)
+            self.kernel(4, src, dst)
+        self.emit(2, "}")
+        for _ in range(rng.randint(0, 2)):
+            self.host(2)
+        if rng.random() < 0.5:
+            self.emit(2, f"exoam.check_mutates {rng.choice(CHECK_LEVELS)} "
+                         f"@X[0] on {self.timelines()} threads cpu")
+        # The host looks at a result, through the stream or not.
+        if rng.random() < 0.5:
+            timeline = rng.choice(["cpu_cuda_stream_qual",
+                                   "cpu_in_order_qual"])
+            self.emit(2, f"exoam.check_mutates fully_ordered "
+                         f"{self.whole(rng.choice(self.vars))} on "
+                         f"[{timeline}] for read threads cpu")
+        self.emit(0, "}")
+        return "\n".join(self.lines) + "\n"
+
+
 def run(tool, text, options):
     proc = subprocess.run([str(tool), f"-exoam-interpret={options}", "-",
                            "-o", "/dev/null"], input=text, text=True,
@@ -230,6 +531,8 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--shape", default="both",
+                        choices=["both", "k-loop", "host-loop"])
     parser.add_argument("--out", default="fuzz-engine-findings")
     args = parser.parse_args()
     # A copy, so that a rebuild during the run does not disturb it.
@@ -240,14 +543,20 @@ def main():
     out = pathlib.Path(args.out)
     deadline = time.monotonic() + args.seconds
     runs = steady = failing = steady_failing = findings = 0
+    host_loops = replaying = 0
+    shapes = {"both": [Generator, HostLoopGenerator], "k-loop": [Generator],
+              "host-loop": [HostLoopGenerator]}[args.shape]
     while time.monotonic() < deadline:
-        text = Generator(rng).program()
+        shape = shapes[runs % len(shapes)]
+        text = shape(rng).program()
         box = run(tool, text, "replay-remarks=true")
-        plain = run(tool, text, "bulk-loops=false")
+        plain = run(tool, text, "bulk-loops=false replay-tasks=false")
         reference = run(tool, text, "engine=reference")
         runs += 1
         reached = "steady state" in box[1]
         steady += reached
+        host_loops += shape is HostLoopGenerator
+        replaying += bool(re.search(r"task\(s\) ran, [1-9]", box[1]))
         failing += box[0] != 0
         steady_failing += reached and box[0] != 0
         box_output = without_remarks(box[1])
@@ -265,8 +574,9 @@ def main():
             for name, (rc, output) in (("box", box), ("plain", plain),
                                        ("reference", reference))))
         print(f"disagreement: {case}", file=sys.stderr)
-    print(f"{runs} programs, {steady} reached a steady state ({steady_failing}"
-          f" of them rejected later), {failing} rejected, {findings} "
+    print(f"{runs} programs ({host_loops} host loops), {steady} reached a "
+          f"steady state ({steady_failing} of them rejected later), "
+          f"{replaying} with replayed tasks, {failing} rejected, {findings} "
           f"disagreement(s)")
     return 1 if findings else 0
 

@@ -81,6 +81,8 @@ public:
                      const RecordLift &lambda,
                      const LiftSignature &signature) override;
   void endBarrierLifetime(const ElementKey &barrier) override;
+  void liftSeenByAll(const RecordLift &lambda) override;
+  uint64_t getSeenByAllEpoch() const override { return seenByAllEpoch; }
   void trackLiftChanges(bool on) override {
     liftChanges.clear();
     trackingLifts = on;
@@ -134,6 +136,10 @@ private:
   /// The first task that may still lift: no task before it executes again.
   int64_t firstLiveTask = kMinIndex;
   DenseSet<CellId> seenByEveryTask;
+  /// Moves when a record seen by every thread is indexed for the first time
+  /// since it was made or changed (every change marks a record not indexed;
+  /// copies of a record keep its mark).
+  uint64_t seenByAllEpoch = 0;
   /// Orders barrier elements by identity, which is all the index needs.
   struct KeyLess {
     bool operator()(const ElementKey &a, const ElementKey &b) const {
@@ -221,6 +227,8 @@ void BoxStore::index(CellId id, bool all) {
     for (VisibilityRecord &record : *records) {
       if (!all && record.indexed)
         continue;
+      if (!record.indexed && isSeenByAll(record))
+        ++seenByAllEpoch;
       indexRecord(id, record);
       record.indexed = true;
     }
@@ -363,6 +371,14 @@ void BoxStore::endBarrierLifetime(const ElementKey &barrier) {
         },
         visited);
   barriers.erase(barrier);
+}
+
+void BoxStore::liftSeenByAll(const RecordLift &lambda) {
+  beginLift();
+  SmallVector<CellId> pending(seenByEveryTask.begin(), seenByEveryTask.end());
+  DenseSet<CellId> visited;
+  for (CellId id : pending)
+    liftCell(id, lambda, visited);
 }
 
 BoxTree &BoxStore::getVariable(StringAttr var, unsigned rank) {

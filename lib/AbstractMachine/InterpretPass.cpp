@@ -49,6 +49,8 @@ void ExoAMInterpretPass::runOnOperation() {
   InterpretOptions interpretOptions{*engineKind, replayTasks, bulkLoops,
                                     replayRemarks};
   interpretOptions.progressSeconds = progressSeconds;
+  interpretOptions.maxSteps = maxSteps;
+  interpretOptions.maxMemoryMiB = maxMemory;
   bool ok = true;
   module.walk([&](ProcOp proc) {
     FailureOr<SmallVector<int64_t>> values =

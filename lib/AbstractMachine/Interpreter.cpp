@@ -15,6 +15,7 @@
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "PeriodicLoop.h"
+#include "RunBudget.h"
 #include "StatementInfo.h"
 #include "TaskReplay.h"
 #include "llvm/ADT/MapVector.h"
@@ -32,7 +33,7 @@ namespace {
 class Interpreter {
 public:
   explicit Interpreter(const InterpretOptions &options)
-      : options(options),
+      : budget(options.maxSteps, options.maxMemoryMiB), options(options),
         env(options.engine == Engine::Reference ? createReferenceStore()
                                                 : createBoxStore()) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
@@ -162,6 +163,13 @@ private:
 
   /// Evaluates control expressions (each compiled once).
   exogpu::ControlExprEvaluator evaluator;
+  /// The steps and memory the run may still take.
+  RunBudget budget;
+  /// Before the iterations of `op` after `y` (of [lo, hi)) run one by one:
+  /// whether the budget allows them, the last taking `lastSteps` steps. Not
+  /// judged on the first iteration, which may record what later ones reuse.
+  LogicalResult checkIterationsLeft(LoopOp op, int64_t lo, int64_t y,
+                                    int64_t hi, uint64_t lastSteps);
   /// iota.
   int64_t task = 0;
   /// Remarks every options.progressSeconds of a long run where it is (the
@@ -206,15 +214,19 @@ private:
   /// rewritten into their finished form once it has finished: the loop's
   /// plan, the task and the boxes it recorded on.
   struct PendingCompaction {
-    const TaskLoopPlan *plan;
+    TaskLoopState *loop;
     int64_t task;
     std::vector<AccessWindow> boxes;
+    /// The store's seen-by-all epoch when the task ended.
+    uint64_t epoch;
   };
   std::optional<PendingCompaction> pendingCompaction;
-  /// Rewrites the pending task's records (at the next INCTASKID).
+  /// Rewrites the pending task's records (at the next INCTASKID), after
+  /// which the records seen by every thread are as the loop's summary
+  /// needs them for a replay next to them.
   void compactPendingTask();
-  /// Set when a check failed on a record in its finished form: the
-  /// diagnostic needs the run without the rewrite.
+  /// Set when a check failed on a record that mentions finished tasks
+  /// (mentionsFinishedTasks): the diagnostic needs the run without the rewrite.
   bool needsExactRun = false;
   /// rho.
   std::unique_ptr<SyncStore> env;
@@ -260,6 +272,8 @@ LogicalResult Interpreter::execBlock(Block &block) {
       if (failed(exec(&*it)))
         return failure();
     } else {
+      if (failed(budget.step(&*it, std::distance(it, last))))
+        return failure();
       if (recorder)
         recorder->noteStatement(&*it);
       if (failed(execEffects(llvm::make_range(it, last))))
@@ -299,6 +313,8 @@ Interpreter::execEffects(llvm::iterator_range<Block::iterator> statements) {
 }
 
 LogicalResult Interpreter::exec(Operation *op) {
+  if (failed(budget.step(op)))
+    return failure();
   if (recorder)
     recorder->noteStatement(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -371,11 +387,24 @@ LogicalResult Interpreter::execLoopIterations(LoopOp op, int64_t lo,
   for (int64_t y = lo; y < hi; ++y) {
     reportProgress(op, y - lo, hi - lo);
     sigma[op.getIterator()] = y;
+    uint64_t before = budget.getSteps();
     if (failed(taskLoop ? execTask(op, *taskLoop)
-                        : execBlock(op.getBody().front())))
+                        : execBlock(op.getBody().front())) ||
+        failed(checkIterationsLeft(op, lo, y, hi, budget.getSteps() - before)))
       return failure();
   }
   return success();
+}
+
+LogicalResult Interpreter::checkIterationsLeft(LoopOp op, int64_t lo, int64_t y,
+                                               int64_t hi, uint64_t lastSteps) {
+  if (y == lo)
+    return success();
+  // (At least: iterations past int64 count as int64's largest.)
+  int64_t left;
+  if (llvm::SubOverflow(hi, y + 1, left))
+    left = std::numeric_limits<int64_t>::max();
+  return budget.checkLoop(op, left, lastSteps);
 }
 
 void Interpreter::reportProgress(LoopOp op, int64_t done, int64_t total) {
@@ -461,7 +490,12 @@ LogicalResult Interpreter::execBulkLoop(LoopOp op, BulkLoopState &state,
     if (tryBulk)
       before = snapshotFixed(op, plan);
     ++state.ran;
+    uint64_t steps = budget.getSteps();
     if (failed(execBlock(body)))
+      return failure();
+    // Past the tries, the rest runs one by one.
+    if (y - lo >= kTries &&
+        failed(checkIterationsLeft(op, lo, y, hi, budget.getSteps() - steps)))
       return failure();
     if (failed(before))
       continue;
@@ -604,7 +638,12 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
       }
       return false;
     };
+    bool overBudget = false;
     forEachWindow(info, stop, [&](const AccessWindow &window, int64_t y) {
+      if (failed(budget.step(op))) {
+        overBudget = true;
+        return false;
+      }
       env->visitBoxes(window, [&](const AccessWindow &box,
                                   const ElementState &state) {
         if (!fails(state))
@@ -625,6 +664,8 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
       });
       return y + 1 < stop;
     });
+    if (overBudget)
+      return failure();
   }
 
   // Iterations [lo, stop) pass: their clears and records on the moving
@@ -633,16 +674,22 @@ LogicalResult Interpreter::execBulkIterations(LoopOp op, BulkLoopState &state,
     auto it = moving.find(effect.window.var);
     if (it == moving.end())
       continue;
+    bool overBudget = false;
     forEachWindow(it->second, stop, [&](const AccessWindow &window, int64_t) {
-      if (recorder && effect.kind == ElementEffect::Kind::Record)
-        recorder->noteRecord(window);
-      else if (recorder)
-        recorder->noteProbe(window, effect.reads);
+      // (A window of many iterations counts as one step.)
+      if (failed(budget.step(statement))) {
+        overBudget = true;
+        return false;
+      }
+      if (recorder)
+        recorder->noteEffect(effect, window);
       if (effect.kind != ElementEffect::Kind::Check)
         env->update(window,
                     [&](ElementState &state) { return effect.apply(state); });
       return true;
     });
+    if (overBudget)
+      return failure();
   }
   state.bulk += stop - lo;
   // The failing iteration runs as written and reports its error.
@@ -682,7 +729,10 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
   int tries = 0;
   for (int64_t y = lo; y < hi;) {
     if (tries >= kTries || periodsLeft(y) < 2 + kFewest) {
-      if (failed(runIteration(y)))
+      // No period is watched again: the rest runs one by one.
+      uint64_t steps = budget.getSteps();
+      if (failed(runIteration(y)) ||
+          failed(checkIterationsLeft(op, lo, y, hi, budget.getSteps() - steps)))
         return failure();
       ++y;
       continue;
@@ -721,6 +771,9 @@ LogicalResult Interpreter::execPeriodicLoop(LoopOp op, PeriodicLoopState &state,
     }
     env->trackLiftChanges(false);
     if (periods > 0) {
+      // (The steady periods count as one step.)
+      if (failed(budget.step(op)))
+        return failure();
       runSteadyPeriods(op, plan, *regions, current, periods, y - lo, hi - lo);
       y += periods * period;
       state.bulk += periods * period;
@@ -811,19 +864,14 @@ void Interpreter::runSteadyPeriods(LoopOp op, const PeriodicLoopPlan &plan,
   }
   if (!recorder)
     return;
-  using Call = PeriodTracker::RecorderCall;
   for (int64_t k = 1; k <= periods; ++k) {
     reportProgress(op, done + (k - 1) * plan.getPeriod(), total);
-    for (Call call : {Call::ProbeReads, Call::ProbeMutates, Call::Record})
-      current.getRecorderCalls(call).forEachBox([&](const AccessWindow &box,
-                                                    BoxTree::Value) {
-        AccessWindow moved =
-            translateWindow(box, plan.getShift(box.var, box.ranges.size(), k));
-        if (call == Call::Record)
-          recorder->noteRecord(moved);
-        else
-          recorder->noteProbe(moved, call == Call::ProbeReads,
-                              /*check=*/false);
+    for (const auto &[call, windows] : current.getRecorderCalls())
+      windows.forEachBox([&, call = call](const AccessWindow &box,
+                                          BoxTree::Value) {
+        recorder->noteCall(
+            call,
+            translateWindow(box, plan.getShift(box.var, box.ranges.size(), k)));
       });
   }
 }
@@ -851,9 +899,12 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   auto compactLater = [&]() {
     if (options.compactFinishedTasks)
       pendingCompaction = PendingCompaction{
-          &plan, task, getRecordedBoxes(plan, *state.summary, iterators)};
+          &state, task, getRecordedBoxes(plan, *state.summary, iterators),
+          env->getSeenByAllEpoch()};
   };
   if (known) {
+    if (failed(budget.step(op)))
+      return failure();
     ReplayResult replayed = replayTask(
         plan, *state.summary, *env, task, iterators,
         [&](const AccessWindow &window) { return isInBounds(window); });
@@ -898,8 +949,15 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
 void Interpreter::compactPendingTask() {
   if (!pendingCompaction)
     return;
-  compactFinishedTask(*pendingCompaction->plan, *env, pendingCompaction->task,
+  TaskLoopState &loop = *pendingCompaction->loop;
+  // Every record seen by every thread went through the task (which had the
+  // summary's key, compactLater) unless one was made or changed since it
+  // ended (by the CPU, before this INCTASKID).
+  bool wentThroughTask = env->getSeenByAllEpoch() == pendingCompaction->epoch;
+  compactFinishedTask(*loop.plan, *env, pendingCompaction->task,
                       pendingCompaction->boxes);
+  if (wentThroughTask)
+    loop.summary->seenByAllEpoch = env->getSeenByAllEpoch();
   pendingCompaction.reset();
 }
 
@@ -987,6 +1045,19 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
   sizes.clear();
   for (IntervalSet::Interval r : box->ranges)
     sizes.push_back(r.second + 1);
+  if (options.engine == Engine::Reference) {
+    auto countElements = [](ArrayRef<int64_t> shape) {
+      uint64_t count = 1;
+      for (int64_t extent : shape)
+        count = llvm::SaturatingMultiply(count, uint64_t(extent));
+      return count;
+    };
+    uint64_t all = 0;
+    for (const auto &[var, shape] : extents)
+      all = llvm::SaturatingAdd(all, countElements(shape));
+    if (failed(budget.checkReferenceAllocation(op, countElements(sizes), all)))
+      return failure();
+  }
   env->reset(*box);
   // A barrier's new lifetime voids the arrive counts records observed in
   // its previous one: they count arrives at a different barrier (see
@@ -1108,17 +1179,10 @@ LogicalResult Interpreter::getEffect(Operation *op, ElementEffect &effect) {
 LogicalResult Interpreter::execEffectGroup(
     ArrayRef<std::pair<Operation *, ElementEffect>> group) {
   const AccessWindow &window = group.front().second.window;
-  using Call = PeriodTracker::RecorderCall;
   for (const auto &[op, effect] : group) {
     if (!recorder)
       break;
-    Call call = effect.kind == ElementEffect::Kind::Record ? Call::Record
-                : effect.reads                             ? Call::ProbeReads
-                                                           : Call::ProbeMutates;
-    if (call == Call::Record)
-      recorder->noteRecord(effect.window);
-    else
-      recorder->noteProbe(effect.window, effect.reads);
+    unsigned call = recorder->noteEffect(effect, effect.window);
     if (tracker)
       tracker->noteRecorderCall(call, effect.window);
   }
@@ -1152,7 +1216,7 @@ LogicalResult Interpreter::execEffectGroup(
     if (!found)
       continue;
     const auto &[op, effect] = entry;
-    if (isFinishedRecord(found->rejected.record))
+    if (mentionsFinishedTasks(found->rejected.record))
       needsExactRun = true;
     else
       reportInvisibleRecord(
@@ -1520,7 +1584,8 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
   for (StringRef item : items) {
     StringRef name = item.split('=').first;
     if (llvm::is_contained({"args", "engine", "proc", "replay-tasks",
-                            "replay-remarks", "bulk-loops", "progress-seconds"},
+                            "replay-remarks", "bulk-loops", "progress-seconds",
+                            "max-steps", "max-memory"},
                            name))
       kept.push_back(item.str());
     else

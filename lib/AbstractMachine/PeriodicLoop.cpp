@@ -433,10 +433,10 @@ void PeriodTracker::noteWindow(const AccessWindow &window) {
                     !isWithin(window.ranges, region->second.ranges);
 }
 
-void PeriodTracker::noteRecorderCall(RecorderCall call,
+void PeriodTracker::noteRecorderCall(unsigned call,
                                      const AccessWindow &window) {
   if (!window.empty() && plan.getMotion(window.var))
-    recorderCalls[static_cast<unsigned>(call)].add(window);
+    recorderCalls[call].add(window);
 }
 
 std::optional<PeriodRegions> PeriodTracker::predictNext() const {

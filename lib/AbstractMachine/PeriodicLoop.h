@@ -148,9 +148,9 @@ public:
 
   /// An access (or ALLOC) window evaluated in the period.
   void noteWindow(const AccessWindow &window);
-  /// What the task recorder was told of a moving variable's window.
-  enum class RecorderCall { ProbeReads, ProbeMutates, Record };
-  void noteRecorderCall(RecorderCall call, const AccessWindow &window);
+  /// What the task recorder was told of a moving variable's window (the
+  /// number of the call, TaskRecorder::noteEffect).
+  void noteRecorderCall(unsigned call, const AccessWindow &window);
 
   /// The period may touch only these regions (one box per variable).
   void expectRegions(const llvm::MapVector<StringAttr, AccessWindow> &regions) {
@@ -169,15 +169,15 @@ public:
   const llvm::MapVector<StringAttr, AccessWindow> &getBounds() const {
     return bounds;
   }
-  /// The recorder calls on moving variables, coalesced.
-  const WindowUnion &getRecorderCalls(RecorderCall call) const {
-    return recorderCalls[static_cast<unsigned>(call)];
+  /// The recorder calls on moving variables, coalesced per call.
+  const llvm::MapVector<unsigned, WindowUnion> &getRecorderCalls() const {
+    return recorderCalls;
   }
 
 private:
   const PeriodicLoopPlan &plan;
   llvm::MapVector<StringAttr, AccessWindow> bounds;
-  WindowUnion recorderCalls[3];
+  llvm::MapVector<unsigned, WindowUnion> recorderCalls;
   DenseMap<StringAttr, AccessWindow> expected;
   bool predicted = false, escapedRegions = false;
 };

@@ -39,12 +39,16 @@ public:
       return forgetBarrier(records, barrier);
     });
   }
+  void liftSeenByAll(const RecordLift &lambda) override { lift(lambda); }
+  /// (Any update or lift moves it.)
+  uint64_t getSeenByAllEpoch() const override { return epoch; }
 
 private:
   /// lift(rho, lambda): every read and mutate record of every element.
   void lift(const RecordLift &lambda);
 
   std::map<ElementKey, ElementState> elements;
+  uint64_t epoch = 0;
 };
 } // namespace
 
@@ -70,6 +74,7 @@ void ReferenceStore::reset(const AccessWindow &box) {
 
 void ReferenceStore::update(const AccessWindow &window,
                             function_ref<bool(ElementState &)> fn, bool) {
+  ++epoch;
   window.forEachElement([&](const ElementKey &key) {
     fn(elements[key]);
     return true;
@@ -107,6 +112,7 @@ bool ReferenceStore::hasRecordSeenByAll() {
 }
 
 void ReferenceStore::lift(const RecordLift &lambda) {
+  ++epoch;
   for (auto &entry : elements) {
     lambda(entry.second.reads);
     lambda(entry.second.mutates);

@@ -130,6 +130,8 @@ void SyncCheckPass::runOnOperation() {
   InterpretOptions interpretOptions{*engineKind, replayTasks, bulkLoops,
                                     replayRemarks};
   interpretOptions.progressSeconds = progressSeconds;
+  interpretOptions.maxSteps = maxSteps;
+  interpretOptions.maxMemoryMiB = maxMemory;
   bool ok = true;
   for (exogpu::ProcOp proc : *procs) {
     FailureOr<ProcOp> amProc =

@@ -59,8 +59,9 @@ bool VisibilityFunction::join(VisibilityGrant grant) {
   return true;
 }
 
-void VisibilityFunction::dropCoveredGrants() {
+void VisibilityFunction::dropCoveredGrants(unsigned *position) {
   SmallVector<VisibilityGrant, 2> kept;
+  unsigned droppedBefore = 0;
   for (auto [i, grant] : llvm::enumerate(grants)) {
     // Covered by a later grant, or by an earlier one that stays.
     bool covered = false;
@@ -70,8 +71,12 @@ void VisibilityFunction::dropCoveredGrants() {
         covered = true;
     if (!covered)
       kept.push_back(grant);
+    else if (position && i < *position)
+      ++droppedBefore;
   }
   grants = std::move(kept);
+  if (position)
+    *position -= droppedBefore;
 }
 
 //===----------------------------------------------------------------------===//
@@ -231,22 +236,33 @@ llvm::hash_code mlir::exoam::hashState(const ElementState &state) {
   return hash;
 }
 
-bool mlir::exoam::isFinishedRecord(const VisibilityRecord &record) {
-  return record.actors == ThreadSet::getFinished();
+bool mlir::exoam::mentionsFinishedTasks(const VisibilityRecord &record) {
+  ThreadSet finished = ThreadSet::getFinished();
+  return record.actors == finished ||
+         llvm::any_of(record.visibility.getGrants(),
+                      [&](const VisibilityGrant &grant) {
+                        return !grant.threads.isAll() &&
+                               grant.threads.intersects(finished);
+                      });
 }
 
 bool mlir::exoam::compactFinishedRecords(
     std::vector<VisibilityRecord> &records, int64_t task,
     function_ref<bool(const ElementKey &)> isDead) {
-  bool rewritten = false;
+  // The list is rebuilt only if it has a record of `task`: records are moved
+  // out of it below.
+  auto isOwn = [&](const VisibilityRecord &record) {
+    return record.actors.isWithinTask(task);
+  };
+  if (llvm::none_of(records, isOwn))
+    return false;
   std::vector<VisibilityRecord> compacted;
   compacted.reserve(records.size());
   for (VisibilityRecord &record : records) {
-    if (!record.actors.isWithinTask(task)) {
+    if (!isOwn(record)) {
       compacted.push_back(std::move(record));
       continue;
     }
-    rewritten = true;
     // Every member of a group is the same record once its thread is the
     // finished one: the member with that thread.
     VisibilityRecord finished{
@@ -266,12 +282,49 @@ bool mlir::exoam::compactFinishedRecords(
         finished.arrives.insert({key, count});
     compacted.push_back(std::move(finished));
   }
-  if (!rewritten)
-    return false;
   // Equal records once (in order).
   records.clear();
   addRecords(records, compacted, /*prune=*/false);
   return true;
+}
+
+bool mlir::exoam::finishTaskGrants(
+    std::vector<VisibilityRecord> &records, int64_t task,
+    function_ref<bool(const ElementKey &)> isDead) {
+  bool changed = false;
+  for (VisibilityRecord &record : records) {
+    if (record.actors.isWithinTask(task))
+      continue;
+    bool rewritten = false;
+    SmallVector<VisibilityGrant, 4> grants(record.visibility.getGrants());
+    for (VisibilityGrant &grant : grants) {
+      ThreadSet finished = grant.threads.finishTask(task);
+      if (finished == grant.threads)
+        continue;
+      grant.threads = std::move(finished);
+      rewritten = true;
+    }
+    if (rewritten) {
+      VisibilityFunction visibility;
+      for (VisibilityGrant &grant : grants)
+        visibility.insertGrant(visibility.getGrants().size(), std::move(grant));
+      // (A group's members keep their own grant where it was.)
+      visibility.dropCoveredGrants(record.isGroup ? &record.memberGrantPos
+                                                  : nullptr);
+      record.visibility = std::move(visibility);
+    }
+    for (auto it = record.arrives.begin(); it != record.arrives.end();)
+      if (isDead(it->first)) {
+        it = record.arrives.erase(it);
+        rewritten = true;
+      } else {
+        ++it;
+      }
+    if (rewritten)
+      record.indexed = false;
+    changed |= rewritten;
+  }
+  return changed;
 }
 
 bool mlir::exoam::isSeenByAll(const VisibilityRecord &record) {
@@ -737,7 +790,10 @@ bool mlir::exoam::forgetBarrier(std::vector<VisibilityRecord> &records,
                                 const ElementKey &barrier) {
   bool changed = false;
   for (VisibilityRecord &record : records)
-    changed |= record.arrives.erase(barrier) != 0;
+    if (record.arrives.erase(barrier)) {
+      record.indexed = false;
+      changed = true;
+    }
   return changed;
 }
 

@@ -8,10 +8,13 @@
 // it touches are inert to it (none of its threads sees them: lifts by its
 // threads leave them alone, they observe no barrier of its lifetime, and
 // pruning or deduplication never matches them, its records being seen by
-// its own threads at unordered or above) as long as no record is seen by
-// every thread and none sits in a list it checks or clears. Then its run
-// appends the renamed records of the recorded run to the global lists and
-// leaves the renamed local states.
+// its own threads at unordered or above), none sits in a list it clears,
+// and every one in a list it checks passes those checks (they pass there
+// now, and stay as they are). Records seen by every thread are not inert,
+// but a task with the summary's key left each of them as it was once the
+// task was finished; the replay checks that no other record of that kind
+// appeared since. Then the task's run appends the renamed records of the
+// recorded run to the global lists and leaves the renamed local states.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,9 +206,10 @@ SmallVector<int64_t> TaskLoopPlan::getShift(StringAttr var,
 TaskRecorder::TaskRecorder(const TaskLoopPlan &plan, SyncStore &store,
                            int64_t task, bool finished)
     : plan(plan), store(store), task(task), finished(finished),
-      valid(!store.hasRecordSeenByAll()),
-      probedReads(std::make_unique<WindowUnion>()),
-      probedMutates(std::make_unique<WindowUnion>()),
+      checkedReads(std::make_unique<WindowUnion>()),
+      checkedMutates(std::make_unique<WindowUnion>()),
+      clearedReads(std::make_unique<WindowUnion>()),
+      clearedMutates(std::make_unique<WindowUnion>()),
       recorded(std::make_unique<WindowUnion>()) {}
 
 TaskRecorder::~TaskRecorder() = default;
@@ -215,20 +219,39 @@ static bool isOwnRecord(const VisibilityRecord &record, int64_t task) {
   return record.actors.isWithinTask(task);
 }
 
-void TaskRecorder::noteProbe(const AccessWindow &window, bool reads,
-                             bool check) {
-  if (!valid || plan.isLocal(window.var) || window.empty())
+unsigned TaskRecorder::noteEffect(const ElementEffect &effect,
+                                  const AccessWindow &window) {
+  bool isCheck = effect.kind == ElementEffect::Kind::Check;
+  SmallVector<int64_t, 4> key{static_cast<int64_t>(effect.kind), effect.reads};
+  if (isCheck)
+    key.append({static_cast<int64_t>(effect.level), effect.timelines});
+  auto [it, inserted] = callNumbers.try_emplace(key, calls.size());
+  if (inserted) {
+    calls.push_back({effect.kind, effect.reads, unsigned(checks.size())});
+    if (isCheck)
+      checks.emplace_back(
+          TaskCheck{effect.reads, effect.level, effect.timelines, {}},
+          std::make_unique<WindowUnion>());
+  }
+  if (isCheck)
+    checks[calls[it->second].check].first.threads.insert(effect.threads);
+  noteCall(it->second, window);
+  return it->second;
+}
+
+void TaskRecorder::noteCall(unsigned number, const AccessWindow &window) {
+  const Call &call = calls[number];
+  if (call.kind == ElementEffect::Kind::Record)
+    return noteRecord(window);
+  // What a task does to its local variables is in their final states.
+  if (plan.isLocal(window.var) || window.empty())
     return;
-  if (check)
-    store.visit(window, /*distinct=*/true,
-                [&](const ElementKey &, const ElementState &state) {
-                  valid &= llvm::all_of(reads ? state.reads : state.mutates,
-                                        [&](const VisibilityRecord &r) {
-                                          return isOwnRecord(r, task);
-                                        });
-                  return valid;
-                });
-  (reads ? probedReads : probedMutates)->add(window);
+  if (call.kind == ElementEffect::Kind::Check) {
+    checks[call.check].second->add(window);
+    (call.reads ? checkedReads : checkedMutates)->add(window);
+  } else {
+    (call.reads ? clearedReads : clearedMutates)->add(window);
+  }
 }
 
 void TaskRecorder::noteAlloc(const AccessWindow &box, bool barrier) {
@@ -255,6 +278,14 @@ void TaskRecorder::noteRecord(const AccessWindow &window) {
            isWithin(window.ranges, it->second.first.ranges);
 }
 
+/// The timelines of `records`.
+static QualMask getTimelines(ArrayRef<VisibilityRecord> records) {
+  QualMask timelines = 0;
+  for (const VisibilityRecord &record : records)
+    timelines |= getQualBit(record.timeline);
+  return timelines;
+}
+
 /// The records of `records` made by `task`.
 static std::vector<VisibilityRecord>
 getOwnRecords(const std::vector<VisibilityRecord> &records, int64_t task) {
@@ -273,12 +304,18 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
   summary.key.assign(key.begin(), key.end());
   summary.taskIterators.assign(taskIterators.begin(), taskIterators.end());
   summary.task = task;
-  for (auto [union_, reads] : {std::pair(probedReads.get(), true),
-                               std::pair(probedMutates.get(), false)})
-    union_->forEachBox(
-        [&, reads = reads](const AccessWindow &box, BoxTree::Value) {
-          summary.probes.push_back({box, reads});
-        });
+  summary.finishedForm = finished;
+  for (auto [union_, list, reads] :
+       {std::tuple(checkedReads.get(), &summary.checked, true),
+        std::tuple(checkedMutates.get(), &summary.checked, false),
+        std::tuple(clearedReads.get(), &summary.clears, true),
+        std::tuple(clearedMutates.get(), &summary.clears, false)})
+    union_->forEachBox([&, list = list, reads = reads](const AccessWindow &box,
+                                                       BoxTree::Value) {
+      list->push_back({box, reads});
+    });
+  for (const auto &[check, boxes] : checks)
+    summary.checks.push_back({check, boxes->getBoxes()});
   for (const auto &[var, allocation] : allocations) {
     summary.allocations.push_back(allocation);
     if (plan.localsStayInside())
@@ -335,6 +372,25 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
   finishedBoxes.forEachBox([&](const AccessWindow &box, BoxTree::Value id) {
     summary.finishedGlobals.push_back({box, id - 1});
   });
+  // The lists it records on and keeps, with the timelines of its records.
+  WindowUnion keptReads, keptMutates;
+  for (const auto &[box, id] : summary.finishedGlobals) {
+    const ElementState &own = summary.finishedStates[id];
+    if (QualMask timelines = getTimelines(own.reads))
+      keptReads.add(box, timelines);
+    if (QualMask timelines = getTimelines(own.mutates))
+      keptMutates.add(box, timelines);
+  }
+  for (auto [kept, cleared, reads] :
+       {std::tuple(&keptReads, clearedReads.get(), true),
+        std::tuple(&keptMutates, clearedMutates.get(), false)}) {
+    cleared->forEachBox([&, kept = kept](const AccessWindow &box,
+                                         BoxTree::Value) { kept->erase(box); });
+    kept->forEachBox(
+        [&, reads = reads](const AccessWindow &box, BoxTree::Value timelines) {
+          summary.keptLists.push_back({box, reads, timelines});
+        });
+  }
   return summary;
 }
 
@@ -374,32 +430,88 @@ mlir::exoam::getRecordedBoxes(const TaskLoopPlan &plan,
   return boxes;
 }
 
+/// Whether the records seen by every thread allow a replay of `summary`'s
+/// tasks: each is one that a task with the summary's key left as it was
+/// once finished (the epoch has not moved since), and none sits in a list
+/// the task keeps (translated by `shiftOf`) where its records could equal
+/// or prune it (a record of the same timeline).
+static bool allowsReplayNextToSeenByAll(
+    const TaskLoopPlan &plan, const TaskSummary &summary, SyncStore &store,
+    function_ref<SmallVector<int64_t>(StringAttr)> shiftOf) {
+  if (!summary.finishedForm || !plan.localsStayInside() ||
+      summary.seenByAllEpoch != store.getSeenByAllEpoch())
+    return false;
+  for (const auto &[box, reads, timelines] : summary.keptLists)
+    if (!store.visit(translateWindow(box, shiftOf(box.var)), /*distinct=*/true,
+                     [&, reads = reads, timelines = timelines](
+                         const ElementKey &, const ElementState &state) {
+                       return llvm::none_of(
+                           reads ? state.reads : state.mutates,
+                           [&](const VisibilityRecord &record) {
+                             return (timelines & getQualBit(record.timeline)) &&
+                                    isSeenByAll(record);
+                           });
+                     }))
+      return false;
+  return true;
+}
+
 ReplayResult
 mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
                         SyncStore &store, int64_t task,
                         ArrayRef<int64_t> taskIterators,
                         function_ref<bool(const AccessWindow &)> inBounds) {
-  if (store.hasRecordSeenByAll())
-    return ReplayResult::NotReplayed;
   auto shiftOf = [&](StringAttr var) {
     return plan.getShift(var, summary.taskIterators, taskIterators);
   };
+  auto translate = [&](const AccessWindow &window) {
+    return translateWindow(window, shiftOf(window.var));
+  };
   // A task whose accesses leave a variable runs, to report the access.
   for (const AccessWindow &box : summary.recorded)
-    if (!inBounds(translateWindow(box, shiftOf(box.var))))
+    if (!inBounds(translate(box)))
       return ReplayResult::NotReplayed;
-  for (const auto &[window, reads] : summary.probes) {
-    AccessWindow translated = translateWindow(window, shiftOf(window.var));
-    if (!inBounds(translated))
-      return ReplayResult::NotReplayed;
-    bool empty =
-        store.visit(translated, /*distinct=*/true,
-                    [&](const ElementKey &, const ElementState &state) {
-                      return (reads ? state.reads : state.mutates).empty();
-                    });
-    if (!empty)
-      return ReplayResult::NotReplayed;
-  }
+  for (const auto *lists : {&summary.checked, &summary.clears})
+    for (const auto &[window, reads] : *lists)
+      if (!inBounds(translate(window)))
+        return ReplayResult::NotReplayed;
+  if (store.hasRecordSeenByAll() &&
+      !allowsReplayNextToSeenByAll(plan, summary, store, shiftOf))
+    return ReplayResult::NotReplayed;
+  // The other tasks' records in the lists the task checks pass its checks:
+  // they stay as they are until the task ends (or its clears drop them),
+  // except those seen by every thread, which its lifts can only make more
+  // visible. (Most tasks find those lists empty.)
+  auto holdsRecords = [&](const std::pair<AccessWindow, bool> &list) {
+    bool reads = list.second;
+    return !store.visit(translate(list.first), /*distinct=*/true,
+                        [&](const ElementKey &, const ElementState &state) {
+                          return (reads ? state.reads : state.mutates).empty();
+                        });
+  };
+  if (llvm::any_of(summary.checked, holdsRecords))
+    for (const auto &[check, boxes] : summary.checks) {
+      ThreadSet threads = check.threads.renameTask(summary.task, task);
+      for (const AccessWindow &box : boxes)
+        if (!store.visit(translate(box), /*distinct=*/true,
+                         [&](const ElementKey &, const ElementState &state) {
+                           return !findRejectedRecord(
+                               check.reads ? state.reads : state.mutates,
+                               threads, check.timelines, check.level,
+                               /*convergent=*/false);
+                         }))
+          return ReplayResult::NotReplayed;
+    }
+  // Its clears (the records it made before one are not in the summary).
+  for (const auto &[window, reads] : summary.clears)
+    if (holdsRecords({window, reads}))
+      store.update(translate(window), [&, reads = reads](ElementState &state) {
+        std::vector<VisibilityRecord> &records =
+            reads ? state.reads : state.mutates;
+        bool changed = !records.empty();
+        records.clear();
+        return changed;
+      });
   // The task's ALLOCs (those of its prefix ran, the others would have) and
   // the final local states, unless no one looks at them before they are
   // allocated again.
@@ -426,19 +538,17 @@ mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
     }
   }
   for (const TaskSummary::GlobalRecords &records : summary.globals)
-    store.update(
-        translateWindow(records.box, shiftOf(records.box.var)),
-        [&](ElementState &element) {
-          appendRenamed(element.reads, records.reads, summary.task, task);
-          appendRenamed(element.mutates, records.mutates, summary.task, task);
-          return true;
-        });
+    store.update(translate(records.box), [&](ElementState &element) {
+      appendRenamed(element.reads, records.reads, summary.task, task);
+      appendRenamed(element.mutates, records.mutates, summary.task, task);
+      return true;
+    });
   if (summary.finishedGlobals.empty() && !summary.globals.empty())
     return ReplayResult::Replayed;
   for (const auto &[box, id] : summary.finishedGlobals) {
     const ElementState &finished = summary.finishedStates[id];
     store.update(
-        translateWindow(box, shiftOf(box.var)),
+        translate(box),
         [&](ElementState &element) {
           bool changed =
               addRecords(element.reads, finished.reads, /*prune=*/true);
@@ -467,4 +577,7 @@ void mlir::exoam::compactFinishedTask(const TaskLoopPlan &plan,
           return changed;
         },
         /*share=*/true);
+  store.liftSeenByAll([&](std::vector<VisibilityRecord> &records) {
+    return finishTaskGrants(records, task, isDead);
+  });
 }

@@ -13,6 +13,7 @@
 #ifndef EXOGPU_LIB_ABSTRACTMACHINE_TASKREPLAY_H
 #define EXOGPU_LIB_ABSTRACTMACHINE_TASKREPLAY_H
 
+#include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -88,6 +89,18 @@ private:
   DenseMap<StringAttr, SmallVector<SmallVector<int64_t>>> shifts;
 };
 
+/// The checks (CHECKREADS, CHECKMUTATES) a task made of global lists with
+/// one level and set of timelines, as one requirement on every record there:
+/// that each of their executing threads (of the task) sees it so. That is
+/// at least what each of them requires (a convergent check requires it of
+/// one of its threads), whatever the threads.
+struct TaskCheck {
+  bool reads;
+  VisibilityLevel level;
+  QualMask timelines;
+  ThreadSet threads;
+};
+
 /// The effect of one task run, relative to its task id and task iterators.
 /// Boxes are disjoint and coalesced (neighbours with the same contents
 /// merged), so a summary is as small as the arrangement of the task's
@@ -101,9 +114,14 @@ struct TaskSummary {
   /// The final states of the local variables, by box (unless the plan's
   /// locals stay inside).
   std::vector<std::pair<AccessWindow, ElementState>> locals;
-  /// The global lists the task checked or cleared (true: reads); they held
-  /// none of its records when it started, and must be empty for a replay.
-  std::vector<std::pair<AccessWindow, bool>> probes;
+  /// The global lists the task cleared (true: reads): a replay empties them
+  /// (the records of other tasks there pass the task's checks).
+  std::vector<std::pair<AccessWindow, bool>> clears;
+  /// The global lists the task checked (true: reads), and each check it
+  /// made there with the boxes it covered: for a replay, every record there
+  /// passes them.
+  std::vector<std::pair<AccessWindow, bool>> checked;
+  std::vector<std::pair<TaskCheck, std::vector<AccessWindow>>> checks;
   /// The global elements the task recorded on.
   std::vector<AccessWindow> recorded;
   /// The records the task left on global elements, by box: as made (a task
@@ -117,6 +135,17 @@ struct TaskSummary {
   std::vector<GlobalRecords> globals;
   std::vector<std::pair<AccessWindow, unsigned>> finishedGlobals;
   std::vector<ElementState> finishedStates;
+  /// Whether the records are in their finished form (globals is empty).
+  bool finishedForm = false;
+  /// In the finished form, the global lists the task recorded on and did
+  /// not clear (true: reads), with the timelines of its records there.
+  std::vector<std::tuple<AccessWindow, bool, QualMask>> keptLists;
+  /// The store's SyncStore::getSeenByAllEpoch once the latest task with this
+  /// key that ran had been finished: while it holds, every record seen by
+  /// every thread went through that task's statements and the rewrite of
+  /// its finished threads, which left it as it was (docs/abstract-machine.md
+  /// "Replaying tasks next to records seen by every thread").
+  std::optional<uint64_t> seenByAllEpoch;
 };
 
 /// Watches a task run (after its prefix) and summarizes it.
@@ -134,25 +163,42 @@ public:
   /// Any statement: it may access a local variable only after the task
   /// allocated it.
   void noteStatement(Operation *op);
-  /// A check or clear of `window`'s reads (or mutates): it must see only
-  /// records of this task (unless `check` is false: a loop run in a steady
-  /// state knows its probes see what the watched period's saw).
-  void noteProbe(const AccessWindow &window, bool reads, bool check = true);
-  /// A record statement on `window` (of a local or a global variable).
-  void noteRecord(const AccessWindow &window);
+  /// A check, clear or record `effect` on `window` (its own window, or one
+  /// of the iterations of a loop run in bulk). Returns the number of the
+  /// call, for noteCall.
+  unsigned noteEffect(const ElementEffect &effect, const AccessWindow &window);
+  /// The call numbered `call` again, on `window` (a period of a loop run in
+  /// a steady state).
+  void noteCall(unsigned call, const AccessWindow &window);
   /// The summary of the finished run with the given key and task iterator
   /// values; nothing if the run does not qualify.
   std::optional<TaskSummary> finish(ArrayRef<int64_t> key,
                                     ArrayRef<int64_t> taskIterators);
 
 private:
+  /// A record statement on `window` (of a local or a global variable).
+  void noteRecord(const AccessWindow &window);
+
   const TaskLoopPlan &plan;
   SyncStore &store;
   int64_t task;
   bool finished;
-  bool valid;
-  /// The global windows probed (reads and mutates apart) and recorded on.
-  std::unique_ptr<WindowUnion> probedReads, probedMutates, recorded;
+  bool valid = true;
+  /// The calls noted so far: checks (an index into `checks`), a clear of
+  /// the reads or the mutates, or a record.
+  struct Call {
+    ElementEffect::Kind kind;
+    bool reads;
+    unsigned check;
+  };
+  SmallVector<Call> calls;
+  /// The number of each call, by an encoding of it.
+  std::map<SmallVector<int64_t, 4>, unsigned> callNumbers;
+  /// The global windows each check covered, checked, cleared (reads and
+  /// mutates apart) and recorded on.
+  std::vector<std::pair<TaskCheck, std::unique_ptr<WindowUnion>>> checks;
+  std::unique_ptr<WindowUnion> checkedReads, checkedMutates, clearedReads,
+      clearedMutates, recorded;
   /// Per local variable, the box the task allocated and whether it is a
   /// barrier (every ALLOC of a variable in a task must have the same box).
   llvm::MapVector<StringAttr, std::pair<AccessWindow, bool>> allocations;
@@ -170,7 +216,8 @@ enum class ReplayResult {
 };
 
 /// Applies `summary` to a task that has run its prefix (task id `task`, task
-/// iterators `taskIterators`), if its global lists qualify and every global
+/// iterators `taskIterators`), if its global lists qualify, the records seen
+/// by every thread are those the summary's key left, and every global
 /// window it would access is `inBounds`.
 ReplayResult replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
                         SyncStore &store, int64_t task,
@@ -185,7 +232,8 @@ std::vector<AccessWindow> getRecordedBoxes(const TaskLoopPlan &plan,
 
 /// Rewrites the records of `task`, which has finished, on the elements of
 /// `boxes` into their finished form (compactFinishedRecords), sharing the
-/// resulting states.
+/// resulting states, and its threads' grants in the records seen by every
+/// thread (finishTaskGrants).
 void compactFinishedTask(const TaskLoopPlan &plan, SyncStore &store,
                          int64_t task, ArrayRef<AccessWindow> boxes);
 

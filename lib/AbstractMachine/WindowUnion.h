@@ -32,6 +32,14 @@ public:
                  std::max(bound.second, range.second)};
     tree.update(window.ranges, [&](BoxTree::Value) { return value; });
   }
+  /// Unmarks the elements of `window`.
+  void erase(const AccessWindow &window) {
+    auto it = variables.find(window.var);
+    if (it != variables.end() &&
+        it->second.first.getRank() == window.ranges.size())
+      it->second.first.update(window.ranges,
+                              [](BoxTree::Value) { return BoxTree::Value(); });
+  }
   /// Calls `fn` with the marked boxes and their marks, variable by variable
   /// (in first-marked order), each variable's in index order.
   void forEachBox(

@@ -1,5 +1,8 @@
 // RUN: exogpu-opt %s -split-input-file -exoam-interpret="N=4,flag=true" -verify-diagnostics
-// RUN: exogpu-opt %s -split-input-file -exoam-interpret="N=4,flag=true,engine=reference" -verify-diagnostics
+// The reference engine would refuse the allocations of 2^63 elements below
+// (RunBudget: their states could take more than max-memory), of which it
+// touches a few: the largest max-memory lets it run them.
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret="N=4,flag=true,engine=reference,max-memory=18446744073709551615" -verify-diagnostics
 
 // Statements that are ill-formed under the given control values stop the
 // abstract machine with an error at the statement.

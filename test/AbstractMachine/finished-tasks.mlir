@@ -125,3 +125,60 @@ exoam.proc @allocation_under_guard() {
     }
   }
 }
+
+// -----
+
+// A task loop that runs again (a kernel launched from a host loop, issue
+// 21). In the second launch, the records the completion fences made visible
+// to every thread are new to the summary: its first task runs, and is
+// rewritten once finished, on the boxes of the first launch's summary.
+// There the mutate list holds only the other kernel's records: the rewrite
+// leaves it as it is (it once emptied such a list, and the other kernel's
+// next write found an empty record "by {}", invisible to it).
+// CHECK: remark: task loop: 2 task(s) ran, 2 replayed
+// CHECK: remark: task loop: 2 task(s) ran, 2 replayed
+exoam.proc @task_loop_run_again() {
+  exoam.alloc @A[2, 4]
+  exoam.loop %it in (0, 2) {
+    exoam.loop %t in (0, 2) {
+      exoam.inc_task_id
+      exoam.check_mutates fully_ordered @A[%t, 0 to 3] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+      exoam.record_read fully_ordered @A[%t, 0 to 3] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 0)]
+    }
+    exoam.fence transitive pre = qfull(cuda_stream_sync) full = qfull(cuda_stream_sync) temp = qtmp(cuda_stream_sync) threads cpu
+    exoam.loop %t in (0, 2) {
+      exoam.inc_task_id
+      exoam.check_reads temporally_ordered @A[%t, 0 to 3] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+      exoam.check_mutates temporally_ordered @A[%t, 0 to 3] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+      exoam.clear_reads @A[%t, 0 to 3]
+      exoam.clear_mutates @A[%t, 0 to 3]
+      exoam.record_mutate fully_ordered @A[%t, 0 to 3] on cuda_in_order_ram_qual threads gpu[4 (_, 1, 0)]
+    }
+    exoam.fence transitive pre = qfull(cuda_stream_sync) full = qfull(cuda_stream_sync) temp = qtmp(cuda_stream_sync) threads cpu
+  }
+}
+
+// -----
+
+// A record every thread sees keeps the grants that tasks' fences gave their
+// threads, rewritten to the thread standing for finished tasks once they
+// are finished (finishTaskGrants). A check by every thread that fails on it
+// reports as blind a thread past the tasks that see it: the run without the
+// rewrite (which replays no task next to such a record) names it.
+// CHECK: remark: a check failed on a record of a finished task: running again with the records as made, for the diagnostic
+// CHECK-NEXT: exoam.proc
+// CHECK: remark: task loop: 2 task(s) ran, 0 replayed
+exoam.proc @check_by_all_of_raised_record() {
+  exoam.alloc @A[2, 8]
+  exoam.alloc @X[1]
+  // expected-note @below {{the mutate was recorded here by all threads; that thread sees it at invisible on [cpu_in_order_qual]}}
+  exoam.record_mutate fully_ordered @X[0] on cpu_cuda_stream_qual threads cpu
+  exoam.loop %t in (0, 2) {
+    exoam.inc_task_id
+    exoam.record_read fully_ordered @A[%t, 0 to 7] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
+    exoam.fence transitive pre = [cpu_cuda_stream_qual] full = [cpu_in_order_qual] temp = [] threads gpu[8]
+  }
+  exoam.inc_task_id
+  // expected-error @below {{check_mutates failed on @X[0]: a mutate recorded on cpu_cuda_stream_qual is not visible at fully_ordered on any of [cpu_in_order_qual] to thread (task 3, thread 0) of the checking threads all threads}}
+  exoam.check_mutates fully_ordered @X[0] on [cpu_in_order_qual] threads cpu
+}

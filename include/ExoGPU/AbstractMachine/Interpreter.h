@@ -50,6 +50,13 @@ struct InterpretOptions {
   /// Seconds between the remarks that tell where a long run is (0: at every
   /// loop iteration, which is what the tests use).
   unsigned progressSeconds = 10;
+  /// The most steps a run may take (a statement run, a task replayed, a
+  /// batch of iterations applied at once); a loop whose remaining iterations
+  /// would take more is refused before it runs them.
+  uint64_t maxSteps = 1'000'000'000;
+  /// The most heap (MiB) a run may grow to; the reference engine refuses an
+  /// ALLOC whose elements' states could take more.
+  uint64_t maxMemoryMiB = 4096;
 };
 
 /// Runs `proc` from the initial state (task id 0, empty environment) with
@@ -78,8 +85,8 @@ FailureOr<Bindings> parseBindings(Operation *op, StringRef passName,
 /// Rewrites pass options where `name=value` items stand for themselves
 /// (`M=64,N=32 engine=box`) into `args=M=64,N=32 engine=box`: items naming
 /// an option of the interpreting passes (`args`, `engine`, `proc`,
-/// `replay-tasks`, `replay-remarks`, `bulk-loops`, `progress-seconds`) are
-/// kept.
+/// `replay-tasks`, `replay-remarks`, `bulk-loops`, `progress-seconds`,
+/// `max-steps`, `max-memory`) are kept.
 std::string expandBindingShorthand(StringRef options);
 
 /// The values of `proc`'s parameters, in order, looked up by name. A

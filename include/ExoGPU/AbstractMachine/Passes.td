@@ -49,6 +49,14 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
            /*default=*/"10",
            "seconds between the remarks that tell where a long run is "
            "(0: at every loop iteration)">,
+    Option<"maxSteps", "max-steps", "uint64_t", /*default=*/"1000000000",
+           "the most steps a run may take (a statement run, a task replayed, "
+           "a batch of loop iterations applied at once); a loop whose "
+           "remaining iterations would take more is refused before it runs "
+           "them">,
+    Option<"maxMemory", "max-memory", "uint64_t", /*default=*/"4096",
+           "the most heap (MiB) a run may grow to; the reference engine "
+           "refuses an allocation whose elements' states could take more">,
   ];
 }
 
@@ -99,6 +107,14 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
            /*default=*/"10",
            "seconds between the remarks that tell where a long run is "
            "(0: at every loop iteration)">,
+    Option<"maxSteps", "max-steps", "uint64_t", /*default=*/"1000000000",
+           "the most steps a run may take (a statement run, a task replayed, "
+           "a batch of loop iterations applied at once); a loop whose "
+           "remaining iterations would take more is refused before it runs "
+           "them">,
+    Option<"maxMemory", "max-memory", "uint64_t", /*default=*/"4096",
+           "the most heap (MiB) a run may grow to; the reference engine "
+           "refuses an allocation whose elements' states could take more">,
   ];
 }
 

@@ -65,8 +65,9 @@ public:
   bool join(VisibilityGrant grant);
   /// Drops the grants another grant covers (the first of equal ones
   /// stays): S is unchanged, and equal functions get equal grant lists more
-  /// often.
-  void dropCoveredGrants();
+  /// often. A `position` in the list (where a group member's own grant is
+  /// inserted) moves back by the grants dropped before it.
+  void dropCoveredGrants(unsigned *position = nullptr);
   /// Inserts `grant` at `position` of the grant list as it is (to
   /// materialize a group member, whose own grant sits there).
   void insertGrant(unsigned position, VisibilityGrant grant) {
@@ -177,9 +178,12 @@ bool isSameState(const ElementState &a, const ElementState &b);
 /// A hash of a state consistent with isSameState.
 llvm::hash_code hashState(const ElementState &state);
 
-/// Whether `record` was made by threads of finished tasks that
-/// compactFinishedRecords replaced (its provenance is gone).
-bool isFinishedRecord(const VisibilityRecord &record);
+/// Whether a diagnostic about `record` depends on the rewrite of finished
+/// tasks: the record was made by their threads (compactFinishedRecords: its
+/// provenance is gone), or grants the thread standing for them
+/// (finishTaskGrants: the thread a check by every thread reports as blind
+/// is then not the one the rules name).
+bool mentionsFinishedTasks(const VisibilityRecord &record);
 
 /// Rewrites the records of `records` made by `task`, which has finished
 /// (none of its threads executes again), into their finished form: every
@@ -197,6 +201,16 @@ bool isFinishedRecord(const VisibilityRecord &record);
 bool compactFinishedRecords(std::vector<VisibilityRecord> &records,
                             int64_t task,
                             function_ref<bool(const ElementKey &)> isDead);
+
+/// Rewrites, in the records of `records` that `task` did not make, the grants
+/// to threads of `task`, which has finished, into grants to the thread
+/// standing for finished tasks, and drops their observed arrive counts of
+/// barriers for which `isDead` holds; covered grants are then dropped. No
+/// later verdict changes, as for compactFinishedRecords. Such grants are
+/// only on records the task's threads saw: its own and those seen by every
+/// thread, which this is for. Returns whether the list changed.
+bool finishTaskGrants(std::vector<VisibilityRecord> &records, int64_t task,
+                      function_ref<bool(const ElementKey &)> isDead);
 
 /// Whether a grant of `record` gives every thread unordered or above.
 bool isSeenByAll(const VisibilityRecord &record);

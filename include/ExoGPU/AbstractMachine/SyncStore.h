@@ -96,6 +96,17 @@ public:
   /// of a barrier: a new lifetime; see docs/abstract-machine.md).
   virtual void endBarrierLifetime(const ElementKey &barrier) = 0;
 
+  /// lift(rho, lambda) for a lambda that changes only records seen by every
+  /// thread (isSeenByAll), such as the rewrite of a finished task's grants
+  /// in them (finishTaskGrants).
+  virtual void liftSeenByAll(const RecordLift &lambda) = 0;
+
+  /// A number that moves whenever a record seen by every thread is made or
+  /// changes (an element that gets a copy of one, or loses one, leaves it):
+  /// while it stays, every such record the store holds was held, as it is,
+  /// when it was read.
+  virtual uint64_t getSeenByAllEpoch() const = 0;
+
   /// Starts (`on`) or stops noting which states lifts change, for
   /// areLiftChangesWithin. Only the box store notes them.
   virtual void trackLiftChanges(bool on) {}

@@ -9,6 +9,7 @@
 #include "ProcLowering.h"
 #include "ExoGPU/Conversion/ExoGPUToExoAM.h"
 #include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/BodyParsing.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -188,7 +189,7 @@ FailureOr<exoam::ProcOp> ProcLowering::run(ProcOp proc) {
   if (failed(emitPreconditionCheck(proc, proc)))
     return failure();
   callStack.push_back(proc);
-  if (failed(lowerBlock(proc.getBody().front()))) {
+  if (failed(lowerNestedBody(proc, proc.getBody().front()))) {
     amProc.erase();
     return failure();
   }
@@ -251,7 +252,7 @@ LogicalResult ProcLowering::inlineProcCall(CallOp call, ProcOp callee) {
     return failure();
   }
   callStack.push_back(callee);
-  LogicalResult result = lowerBlock(callee.getBody().front());
+  LogicalResult result = lowerNestedBody(call, callee.getBody().front());
   callStack.pop_back();
   frame = caller;
   return result;
@@ -266,6 +267,39 @@ LogicalResult ProcLowering::lowerBlock(Block &block) {
     if (failed(lowerOp(op)))
       return failure();
   return success();
+}
+
+/// `@a -> @b -> ... -> @z (N procs)` for the procs of `chain`.
+static std::string describeCallChain(ArrayRef<Operation *> chain) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // The first and last few of a long chain.
+  constexpr size_t kShown = 3;
+  for (auto [index, op] : llvm::enumerate(chain)) {
+    if (chain.size() > 2 * kShown && index >= kShown &&
+        index < chain.size() - kShown) {
+      if (index == kShown)
+        os << " -> ...";
+      continue;
+    }
+    os << (index ? " -> @" : "@") << cast<ProcOp>(op).getSymName();
+  }
+  os << " (" << chain.size() << (chain.size() == 1 ? " proc)" : " procs)");
+  return text;
+}
+
+LogicalResult ProcLowering::lowerNestedBody(Operation *op, Block &body) {
+  // The translation recurses once per body; calls are inlined, so a chain of
+  // them nests their bodies as deeply as one proc may (the parsers' bound).
+  if (bodyDepth >= kMaxBodyNesting)
+    return emitError(op->getLoc())
+           << "sync check: statement bodies nest more than " << kMaxBodyNesting
+           << " deep once the calls " << describeCallChain(callStack)
+           << " are inlined; shorten the chain of calls";
+  ++bodyDepth;
+  LogicalResult result = lowerBlock(body);
+  --bodyDepth;
+  return result;
 }
 
 LogicalResult ProcLowering::lowerOp(Operation &op) {
@@ -308,7 +342,7 @@ LogicalResult ProcLowering::lowerFor(ForOp loop) {
   // Fig. 5: a cuda_tasks iteration starts a new task.
   if (loop.getMode() == LoopMode::cuda_tasks)
     exoam::IncTaskIdOp::create(builder, loop.getLoc());
-  return lowerBlock(loop.getBody().front());
+  return lowerNestedBody(loop, loop.getBody().front());
 }
 
 FailureOr<ConditionAttr> ProcLowering::lowerCondition(Operation *op,
@@ -337,7 +371,7 @@ LogicalResult ProcLowering::lowerIf(IfOp guard) {
                                   packer.getOperands());
   OpBuilder::InsertionGuard insertion(builder);
   builder.createBlock(&amIf.getBody());
-  return lowerBlock(guard.getBody().front());
+  return lowerNestedBody(guard, guard.getBody().front());
 }
 
 LogicalResult ProcLowering::lowerWarps(WarpsOp warps) {
@@ -349,7 +383,7 @@ LogicalResult ProcLowering::lowerWarps(WarpsOp warps) {
       ValueRange());
   OpBuilder::InsertionGuard insertion(builder);
   builder.createBlock(&amIf.getBody());
-  return lowerBlock(warps.getBody().front());
+  return lowerNestedBody(warps, warps.getBody().front());
 }
 
 LogicalResult
@@ -362,7 +396,7 @@ ProcLowering::lowerDeviceFunction(DeviceFunctionOp deviceFunction) {
   exoam::QualMask cpu =
       exoam::getQualBit(exogpu::QualTimeline::cpu_in_order_qual);
   if (failed(emitFence(deviceFunction, true, qcs | cpu, qcs, tcs)) ||
-      failed(lowerBlock(deviceFunction.getBody().front())))
+      failed(lowerNestedBody(deviceFunction, deviceFunction.getBody().front())))
     return failure();
   return emitFence(deviceFunction, true, qcs, qcs, tcs);
 }

@@ -62,6 +62,10 @@ private:
 
   // Statements.
   LogicalResult lowerBlock(Block &block);
+  /// Lowers `body`, the body of `op` (a statement's, or the callee's of an
+  /// inlined call), one body deeper: an error at `op` naming the call chain
+  /// if that is more than kMaxBodyNesting bodies deep.
+  LogicalResult lowerNestedBody(Operation *op, Block &body);
   LogicalResult lowerOp(Operation &op);
   LogicalResult lowerFor(ForOp loop);
   LogicalResult lowerIf(IfOp guard);
@@ -124,6 +128,8 @@ private:
   llvm::StringSet<> names;
   /// Procs being inlined, to reject recursion.
   SmallVector<Operation *> callStack;
+  /// The bodies being translated, inlined procs' included.
+  unsigned bodyDepth = 0;
   DenseMap<Operation *, SmallVector<ParamAccessMode>> accessModes;
 };
 
