@@ -705,6 +705,71 @@ exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear, %B: f16[32] @CudaGmemLinea
 
 // -----
 
+exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear, %B: f16[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{operands of a data operation must have one precision, got 'f16' and 'f32'}}
+        exogpu.assign %A[%t] = max(%B[%t], %A[%t]) : f32[16] @CudaGmemLinear, f16[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %B: i32[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{'exogpu.exp2' op takes a floating-point operand, got 'i32'}}
+        exogpu.assign %B[%t] = exp2(%B[%t]) : i32[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %B: ui8[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{'exogpu.log2' op takes a floating-point operand, got 'ui8'}}
+        exogpu.assign %B[%t] = log2(%B[%t] + 1) : ui8[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %A: f32[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{expected ','}}
+        exogpu.assign %A[%t] = max(%A[%t]) : f32[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %A: f32[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{expected ')'}}
+        exogpu.assign %A[%t] = exp2(%A[%t], %A[%t]) : f32[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
 exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, %N) {
