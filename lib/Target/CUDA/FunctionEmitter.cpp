@@ -404,6 +404,18 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
                       : "(" + value + ")";
       continue;
     }
+    unsigned strideDim;
+    if (field.consume_front("stride") && !field.getAsInteger(10, strideDim)) {
+      FailureOr<std::string> stride =
+          state.elementStride(view, strideDim, call.getLoc());
+      if (failed(stride))
+        return failure();
+      expanded += stride->find_first_of(" +-*/%") == std::string::npos
+                      ? *stride
+                      : "(" + *stride + ")";
+      continue;
+    }
+    field = piece.field;
     if (field.empty()) {
       FailureOr<std::string> pointer = state.pointerTo(view, call.getLoc());
       if (failed(pointer))

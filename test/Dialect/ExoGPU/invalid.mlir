@@ -1853,10 +1853,30 @@ exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] 
 // -----
 
 // An unknown field.
-// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.first}' has an unknown field (expected an element number, `regs` or `list`)}}
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.first}' has an unknown field (expected an element number, `strideN`, `regs` or `list`)}}
 exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.first});" {
   exogpu.for %i in seq(0, 4) {
     exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// strideN names a memory dimension of the parameter: not registers, not
+// past its rank.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.stride0}' needs a shared or global memory parameter}}
+exogpu.instr @t(%dst: f32[4] @CudaRmem, %src: f32[4, 4] @CudaSmemLinear) target = cuda, unit = cuda_thread, cuda = "x({dst.stride0});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i, 0] : f32[4] @CudaRmem, f32[4, 4] @CudaSmemLinear
+  }
+}
+
+// -----
+
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{src.stride2}' is past the 2 non-distributed dimension(s) of the parameter}}
+exogpu.instr @t(%dst: f32[4] @CudaRmem, %src: f32[4, 4] @CudaSmemLinear) target = cuda, unit = cuda_thread, cuda = "x({src.stride2});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i, 0] : f32[4] @CudaRmem, f32[4, 4] @CudaSmemLinear
   }
 }
 
