@@ -863,25 +863,13 @@ exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, %N) {
       exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
-        // expected-error @+1 {{CudaSmemAtomicity16B is a base memory type or not implemented (Fig. 12) and cannot be allocated}}
+        // expected-error @+1 {{CudaSmemAtomicity16B is a base memory type (Fig. 12) and cannot be allocated}}
         %s = exogpu.alloc f32[4] @CudaSmemAtomicity16B
       }
     }
   }
 }
 
-// -----
-
-exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
-  exogpu.device_function(blockDim = 32) {
-    exogpu.for %task in cuda_tasks(0, %N) {
-      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
-        // expected-error @+1 {{Sm90_RmemMatrixA is a base memory type or not implemented (Fig. 12) and cannot be allocated}}
-        %s = exogpu.alloc f16[64, 16] @Sm90_RmemMatrixA(64)
-      }
-    }
-  }
-}
 
 // -----
 

@@ -192,6 +192,7 @@ exogpu.proc @allocs(%N: size) {
       }
       exogpu.for %wg in cuda_threads(0, 1, unit = cuda_warpgroup) {
         %d = exogpu.alloc f32[64, 256] @Sm90_RmemMatrixD(64, 256)
+        %a = exogpu.alloc bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
       exogpu.free %mbar : barrier[2] @CudaMbarrier
     }
@@ -386,6 +387,7 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.free %rD : f32[16, 8] @Sm80_RmemMatrixD(16, 8)
 // CHECK: exogpu.for %wg in cuda_threads(0, 1, unit = cuda_warpgroup) {
 // CHECK: %d = exogpu.alloc f32[64, 256] @Sm90_RmemMatrixD(64, 256)
+// CHECK: %a = exogpu.alloc bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
 // CHECK: exogpu.free %mbar : barrier[2] @CudaMbarrier
 // CHECK: exogpu.free %const : i32[4] @CudaGridConstant
 // CHECK: exogpu.free %host : f32[16, ?] @DRAM
