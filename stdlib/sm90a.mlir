@@ -624,7 +624,7 @@ exogpu.instr @Sm90_row_max_d_m64n64_f32(
     %m: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ float exo_m0 = {m.0}, exo_m1 = {m.1}; _Pragma(\22unroll\22) for (int i = 0; i < 32; i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf({d}[i], {d}[i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf({d}[i + 2], {d}[i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); {m.0} = exo_m0; {m.1} = exo_m1; }" {
+    cuda = "{ float exo_m0 = {m.0}, exo_m1 = {m.1}; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 32; exo_i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf({d}[exo_i], {d}[exo_i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf({d}[exo_i + 2], {d}[exo_i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); {m.0} = exo_m0; {m.1} = exo_m1; }" {
   exogpu.for %t in seq(0, 128) {
     exogpu.for %r in seq(0, 2) {
       exogpu.for %n in seq(0, 64) {
@@ -640,7 +640,7 @@ exogpu.instr @Sm90_row_max_d_m64n128_f32(
     %m: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ float exo_m0 = {m.0}, exo_m1 = {m.1}; _Pragma(\22unroll\22) for (int i = 0; i < 64; i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf({d}[i], {d}[i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf({d}[i + 2], {d}[i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); {m.0} = exo_m0; {m.1} = exo_m1; }" {
+    cuda = "{ float exo_m0 = {m.0}, exo_m1 = {m.1}; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 64; exo_i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf({d}[exo_i], {d}[exo_i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf({d}[exo_i + 2], {d}[exo_i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); {m.0} = exo_m0; {m.1} = exo_m1; }" {
   exogpu.for %t in seq(0, 128) {
     exogpu.for %r in seq(0, 2) {
       exogpu.for %n in seq(0, 128) {
@@ -656,7 +656,7 @@ exogpu.instr @Sm90_row_max_d_m64n256_f32(
     %m: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ float exo_m0 = {m.0}, exo_m1 = {m.1}; _Pragma(\22unroll\22) for (int i = 0; i < 128; i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf({d}[i], {d}[i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf({d}[i + 2], {d}[i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); {m.0} = exo_m0; {m.1} = exo_m1; }" {
+    cuda = "{ float exo_m0 = {m.0}, exo_m1 = {m.1}; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 128; exo_i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf({d}[exo_i], {d}[exo_i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf({d}[exo_i + 2], {d}[exo_i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); {m.0} = exo_m0; {m.1} = exo_m1; }" {
   exogpu.for %t in seq(0, 128) {
     exogpu.for %r in seq(0, 2) {
       exogpu.for %n in seq(0, 256) {
@@ -671,7 +671,7 @@ exogpu.instr @Sm90_row_sum_d_m64n64_f32(
     %l: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ float exo_s0 = 0.f, exo_s1 = 0.f; _Pragma(\22unroll\22) for (int i = 0; i < 32; i += 4) { exo_s0 += {d}[i] + {d}[i + 1]; exo_s1 += {d}[i + 2] + {d}[i + 3]; } exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 1); exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 2); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 2); {l.0} += exo_s0; {l.1} += exo_s1; }" {
+    cuda = "{ float exo_s0 = 0.f, exo_s1 = 0.f; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 32; exo_i += 4) { exo_s0 += {d}[exo_i] + {d}[exo_i + 1]; exo_s1 += {d}[exo_i + 2] + {d}[exo_i + 3]; } exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 1); exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 2); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 2); {l.0} += exo_s0; {l.1} += exo_s1; }" {
   exogpu.for %t in seq(0, 128) {
     exogpu.for %r in seq(0, 2) {
       exogpu.for %n in seq(0, 64) {
@@ -686,7 +686,7 @@ exogpu.instr @Sm90_row_sum_d_m64n128_f32(
     %l: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ float exo_s0 = 0.f, exo_s1 = 0.f; _Pragma(\22unroll\22) for (int i = 0; i < 64; i += 4) { exo_s0 += {d}[i] + {d}[i + 1]; exo_s1 += {d}[i + 2] + {d}[i + 3]; } exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 1); exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 2); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 2); {l.0} += exo_s0; {l.1} += exo_s1; }" {
+    cuda = "{ float exo_s0 = 0.f, exo_s1 = 0.f; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 64; exo_i += 4) { exo_s0 += {d}[exo_i] + {d}[exo_i + 1]; exo_s1 += {d}[exo_i + 2] + {d}[exo_i + 3]; } exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 1); exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 2); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 2); {l.0} += exo_s0; {l.1} += exo_s1; }" {
   exogpu.for %t in seq(0, 128) {
     exogpu.for %r in seq(0, 2) {
       exogpu.for %n in seq(0, 128) {
@@ -701,7 +701,7 @@ exogpu.instr @Sm90_row_sum_d_m64n256_f32(
     %l: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ float exo_s0 = 0.f, exo_s1 = 0.f; _Pragma(\22unroll\22) for (int i = 0; i < 128; i += 4) { exo_s0 += {d}[i] + {d}[i + 1]; exo_s1 += {d}[i + 2] + {d}[i + 3]; } exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 1); exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 2); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 2); {l.0} += exo_s0; {l.1} += exo_s1; }" {
+    cuda = "{ float exo_s0 = 0.f, exo_s1 = 0.f; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 128; exo_i += 4) { exo_s0 += {d}[exo_i] + {d}[exo_i + 1]; exo_s1 += {d}[exo_i + 2] + {d}[exo_i + 3]; } exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 1); exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 2); exo_s1 += __shfl_xor_sync(0xffffffffu, exo_s1, 2); {l.0} += exo_s0; {l.1} += exo_s1; }" {
   exogpu.for %t in seq(0, 128) {
     exogpu.for %r in seq(0, 2) {
       exogpu.for %n in seq(0, 256) {
@@ -721,7 +721,7 @@ exogpu.instr @Sm90_exp2_d_m64n64_f32(
     %scale: f32[128] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %bias: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 32; ++i) { const float exo_x = fmaf({d}[i], {scale.0}, -(i % 4 < 2 ? {bias.0} : {bias.1})); asm(\22ex2.approx.ftz.f32 %0, %1;\22 : \22=f\22({d}[i]) : \22f\22(exo_x)); }" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 32; ++exo_i) { const float exo_x = fmaf({d}[exo_i], {scale.0}, -(exo_i % 4 < 2 ? {bias.0} : {bias.1})); asm(\22ex2.approx.ftz.f32 %0, %1;\22 : \22=f\22({d}[exo_i]) : \22f\22(exo_x)); } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.assign %d[%m, %n] = exp2(%d[%m, %n] * %scale[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2] - %bias[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2, %m mod 16 / 8]) : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[128] @CudaRmem, f32[128, 2] @CudaRmem
@@ -739,7 +739,7 @@ exogpu.instr @Sm90_exp2_d_m64n128_f32(
     %scale: f32[128] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %bias: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 64; ++i) { const float exo_x = fmaf({d}[i], {scale.0}, -(i % 4 < 2 ? {bias.0} : {bias.1})); asm(\22ex2.approx.ftz.f32 %0, %1;\22 : \22=f\22({d}[i]) : \22f\22(exo_x)); }" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 64; ++exo_i) { const float exo_x = fmaf({d}[exo_i], {scale.0}, -(exo_i % 4 < 2 ? {bias.0} : {bias.1})); asm(\22ex2.approx.ftz.f32 %0, %1;\22 : \22=f\22({d}[exo_i]) : \22f\22(exo_x)); } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.assign %d[%m, %n] = exp2(%d[%m, %n] * %scale[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2] - %bias[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2, %m mod 16 / 8]) : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[128] @CudaRmem, f32[128, 2] @CudaRmem
@@ -757,7 +757,7 @@ exogpu.instr @Sm90_exp2_d_m64n256_f32(
     %scale: f32[128] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %bias: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 128; ++i) { const float exo_x = fmaf({d}[i], {scale.0}, -(i % 4 < 2 ? {bias.0} : {bias.1})); asm(\22ex2.approx.ftz.f32 %0, %1;\22 : \22=f\22({d}[i]) : \22f\22(exo_x)); }" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 128; ++exo_i) { const float exo_x = fmaf({d}[exo_i], {scale.0}, -(exo_i % 4 < 2 ? {bias.0} : {bias.1})); asm(\22ex2.approx.ftz.f32 %0, %1;\22 : \22=f\22({d}[exo_i]) : \22f\22(exo_x)); } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.assign %d[%m, %n] = exp2(%d[%m, %n] * %scale[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2] - %bias[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2, %m mod 16 / 8]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[128] @CudaRmem, f32[128, 2] @CudaRmem
@@ -771,7 +771,7 @@ exogpu.instr @Sm90_scale_d_rows_m64n64_f32(
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %s: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 32; ++i) {d}[i] *= i % 4 < 2 ? {s.0} : {s.1};" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 32; ++exo_i) {d}[exo_i] *= exo_i % 4 < 2 ? {s.0} : {s.1}; }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.assign %d[%m, %n] = %d[%m, %n] * %s[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2, %m mod 16 / 8] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[128, 2] @CudaRmem
@@ -785,7 +785,7 @@ exogpu.instr @Sm90_scale_d_rows_m64n128_f32(
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %s: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 64; ++i) {d}[i] *= i % 4 < 2 ? {s.0} : {s.1};" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 64; ++exo_i) {d}[exo_i] *= exo_i % 4 < 2 ? {s.0} : {s.1}; }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.assign %d[%m, %n] = %d[%m, %n] * %s[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2, %m mod 16 / 8] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[128, 2] @CudaRmem
@@ -799,7 +799,7 @@ exogpu.instr @Sm90_scale_d_rows_m64n256_f32(
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %s: f32[128, 2] @CudaRmem {convergent, dist = [cuda_thread], init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 128; ++i) {d}[i] *= i % 4 < 2 ? {s.0} : {s.1};" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 128; ++exo_i) {d}[exo_i] *= exo_i % 4 < 2 ? {s.0} : {s.1}; }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.assign %d[%m, %n] = %d[%m, %n] * %s[%m / 16 * 32 + %m mod 8 * 4 + %n mod 8 / 2, %m mod 16 / 8] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[128, 2] @CudaRmem
@@ -813,7 +813,7 @@ exogpu.instr @Sm90_mask_causal_d_m64n64_f32(
     %off: index,
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma(\22unroll\22) for (int i = 0; i < 32; ++i) if (8 * (i / 4) + 2 * (exo_t % 4) + i % 2 > exo_row + 8 * ((i / 2) % 2) + {off}) {d}[i] = -1e30f; }" {
+    cuda = "{ const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 32; ++exo_i) if (8 * (exo_i / 4) + 2 * (exo_t % 4) + exo_i % 2 > exo_row + 8 * ((exo_i / 2) % 2) + {off}) {d}[exo_i] = -1e30f; }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.if %n > %m + %off {
@@ -829,7 +829,7 @@ exogpu.instr @Sm90_mask_causal_d_m64n128_f32(
     %off: index,
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma(\22unroll\22) for (int i = 0; i < 64; ++i) if (8 * (i / 4) + 2 * (exo_t % 4) + i % 2 > exo_row + 8 * ((i / 2) % 2) + {off}) {d}[i] = -1e30f; }" {
+    cuda = "{ const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 64; ++exo_i) if (8 * (exo_i / 4) + 2 * (exo_t % 4) + exo_i % 2 > exo_row + 8 * ((exo_i / 2) % 2) + {off}) {d}[exo_i] = -1e30f; }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.if %n > %m + %off {
@@ -845,7 +845,7 @@ exogpu.instr @Sm90_mask_causal_d_m64n256_f32(
     %off: index,
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "{ const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma(\22unroll\22) for (int i = 0; i < 128; ++i) if (8 * (i / 4) + 2 * (exo_t % 4) + i % 2 > exo_row + 8 * ((i / 2) % 2) + {off}) {d}[i] = -1e30f; }" {
+    cuda = "{ const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 128; ++exo_i) if (8 * (exo_i / 4) + 2 * (exo_t % 4) + exo_i % 2 > exo_row + 8 * ((exo_i / 2) % 2) + {off}) {d}[exo_i] = -1e30f; }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.if %n > %m + %off {
@@ -882,7 +882,7 @@ exogpu.instr @Sm90_convert_d_to_a_m64n64_bf16(
     %a: bf16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 8; ++i) {a}[i] = __float2bfloat16_rn({d}[8 * ({k}) + i]);" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __nv_bfloat162 exo_h = __floats2bfloat162_rn({d}[8 * ({k}) + exo_i], {d}[8 * ({k}) + exo_i + 1]); {a}[exo_i] = exo_h.x; {a}[exo_i + 1] = exo_h.y; } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %j in seq(0, 16) {
       exogpu.assign %a[%m, %j] = %d[%m, %k * 16 + %j] : bf16[64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
@@ -896,7 +896,7 @@ exogpu.instr @Sm90_convert_d_to_a_m64n128_bf16(
     %a: bf16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 8; ++i) {a}[i] = __float2bfloat16_rn({d}[8 * ({k}) + i]);" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __nv_bfloat162 exo_h = __floats2bfloat162_rn({d}[8 * ({k}) + exo_i], {d}[8 * ({k}) + exo_i + 1]); {a}[exo_i] = exo_h.x; {a}[exo_i + 1] = exo_h.y; } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %j in seq(0, 16) {
       exogpu.assign %a[%m, %j] = %d[%m, %k * 16 + %j] : bf16[64, 16] @Sm90_RmemMatrixA(64), f32[64, 128] @Sm90_RmemMatrixD(64, 128)
@@ -910,7 +910,7 @@ exogpu.instr @Sm90_convert_d_to_a_m64n256_bf16(
     %a: bf16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 8; ++i) {a}[i] = __float2bfloat16_rn({d}[8 * ({k}) + i]);" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __nv_bfloat162 exo_h = __floats2bfloat162_rn({d}[8 * ({k}) + exo_i], {d}[8 * ({k}) + exo_i + 1]); {a}[exo_i] = exo_h.x; {a}[exo_i + 1] = exo_h.y; } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %j in seq(0, 16) {
       exogpu.assign %a[%m, %j] = %d[%m, %k * 16 + %j] : bf16[64, 16] @Sm90_RmemMatrixA(64), f32[64, 256] @Sm90_RmemMatrixD(64, 256)
@@ -924,7 +924,7 @@ exogpu.instr @Sm90_convert_d_to_a_m64n64_f16(
     %a: f16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 8; ++i) {a}[i] = __float2half_rn({d}[8 * ({k}) + i]);" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __half2 exo_h = __floats2half2_rn({d}[8 * ({k}) + exo_i], {d}[8 * ({k}) + exo_i + 1]); {a}[exo_i] = exo_h.x; {a}[exo_i + 1] = exo_h.y; } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %j in seq(0, 16) {
       exogpu.assign %a[%m, %j] = %d[%m, %k * 16 + %j] : f16[64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
@@ -938,7 +938,7 @@ exogpu.instr @Sm90_convert_d_to_a_m64n128_f16(
     %a: f16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 8; ++i) {a}[i] = __float2half_rn({d}[8 * ({k}) + i]);" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __half2 exo_h = __floats2half2_rn({d}[8 * ({k}) + exo_i], {d}[8 * ({k}) + exo_i + 1]); {a}[exo_i] = exo_h.x; {a}[exo_i + 1] = exo_h.y; } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %j in seq(0, 16) {
       exogpu.assign %a[%m, %j] = %d[%m, %k * 16 + %j] : f16[64, 16] @Sm90_RmemMatrixA(64), f32[64, 128] @Sm90_RmemMatrixD(64, 128)
@@ -952,10 +952,46 @@ exogpu.instr @Sm90_convert_d_to_a_m64n256_f16(
     %a: f16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
-    cuda = "_Pragma(\22unroll\22) for (int i = 0; i < 8; ++i) {a}[i] = __float2half_rn({d}[8 * ({k}) + i]);" {
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __half2 exo_h = __floats2half2_rn({d}[8 * ({k}) + exo_i], {d}[8 * ({k}) + exo_i + 1]); {a}[exo_i] = exo_h.x; {a}[exo_i + 1] = exo_h.y; } }" {
   exogpu.for %m in seq(0, 64) {
     exogpu.for %j in seq(0, 16) {
       exogpu.assign %a[%m, %j] = %d[%m, %k * 16 + %j] : f16[64, 16] @Sm90_RmemMatrixA(64), f32[64, 256] @Sm90_RmemMatrixD(64, 256)
+    }
+  }
+}
+
+// Keeps an A tile in packed .b32 registers here (CUTLASS's
+// warpgroup_fence_operand): an empty asm that reads and writes each pair.
+// Call it before the wgmma.fence that precedes a wgmma reading the tile when
+// the tile was written before a loop's back edge: the compiler would
+// otherwise carry 16-bit halves across it and pack them after the fence,
+// and ptxas would inject another fence (warning C7519). The meaning is the
+// identity.
+exogpu.instr @Sm90_fence_operand_a_bf16(
+    %a: bf16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { uint32_t exo_p = exo::pack_b16x2({a}[exo_i], {a}[exo_i + 1]); asm volatile(\22\22 : \22+r\22(exo_p)); exo::unpack_b16x2(exo_p, {a}[exo_i], {a}[exo_i + 1]); } }" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %k in seq(0, 16) {
+      exogpu.assign %a[%m, %k] = %a[%m, %k] : bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+  }
+}
+
+// Keeps an A tile in packed .b32 registers here (CUTLASS's
+// warpgroup_fence_operand): an empty asm that reads and writes each pair.
+// Call it before the wgmma.fence that precedes a wgmma reading the tile when
+// the tile was written before a loop's back edge: the compiler would
+// otherwise carry 16-bit halves across it and pack them after the fence,
+// and ptxas would inject another fence (warning C7519). The meaning is the
+// identity.
+exogpu.instr @Sm90_fence_operand_a_f16(
+    %a: f16[64, 16] @Sm90_RmemMatrixA(64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
+    target = cuda, unit = cuda_warpgroup,
+    cuda = "{ _Pragma(\22unroll\22) for (int exo_i = 0; exo_i < 8; exo_i += 2) { uint32_t exo_p = exo::pack_b16x2({a}[exo_i], {a}[exo_i + 1]); asm volatile(\22\22 : \22+r\22(exo_p)); exo::unpack_b16x2(exo_p, {a}[exo_i], {a}[exo_i + 1]); } }" {
+  exogpu.for %m in seq(0, 64) {
+    exogpu.for %k in seq(0, 16) {
+      exogpu.assign %a[%m, %k] = %a[%m, %k] : f16[64, 16] @Sm90_RmemMatrixA(64)
     }
   }
 }

@@ -39,11 +39,11 @@
 
 // The same steps with N = 64.
 // CHECK-LABEL: {{^}}softmax_rows_n64_kernel(
-// CHECK: for (int i = 0; i < 32; ++i) if (8 * (i / 4)
-// CHECK: for (int i = 0; i < 32; i += 4) { exo_m0 = fmaxf(
-// CHECK: for (int i = 0; i < 32; ++i) { const float exo_x = fmaf(
-// CHECK: for (int i = 0; i < 32; i += 4) { exo_s0 +=
-// CHECK: for (int i = 0; i < 32; ++i) S[i] *=
+// CHECK: for (int exo_i = 0; exo_i < 32; ++exo_i) if (8 * (exo_i / 4)
+// CHECK: for (int exo_i = 0; exo_i < 32; exo_i += 4) { exo_m0 = fmaxf(
+// CHECK: for (int exo_i = 0; exo_i < 32; ++exo_i) { const float exo_x = fmaf(
+// CHECK: for (int exo_i = 0; exo_i < 32; exo_i += 4) { exo_s0 +=
+// CHECK: for (int exo_i = 0; exo_i < 32; ++exo_i) S[exo_i] *=
 exogpu.proc @softmax_rows_n64(%P: f32[64, 64] @CudaGmemLinear, %L: f32[128, 2] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 128) {
     exogpu.for %task in cuda_tasks(0, 1) {
@@ -91,18 +91,18 @@ exogpu.proc @softmax_rows_n64(%P: f32[64, 64] @CudaGmemLinear, %L: f32[128, 2] @
 // SOFTMAX-NEXT: L: f32[128, 2] sum 8320 min 1 max 64 nan 0
 // CHECK-LABEL: {{^}}softmax_rows_n128_kernel(
 // CHECK: call @Sm90_mask_causal_d_m64n128_f32[0](S[:, :])
-// CHECK-NEXT: { const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma("unroll") for (int i = 0; i < 64; ++i) if (8 * (i / 4) + 2 * (exo_t % 4) + i % 2 > exo_row + 8 * ((i / 2) % 2) + 0) S[i] = -1e30f; }
+// CHECK-NEXT: { const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma("unroll") for (int exo_i = 0; exo_i < 64; ++exo_i) if (8 * (exo_i / 4) + 2 * (exo_t % 4) + exo_i % 2 > exo_row + 8 * ((exo_i / 2) % 2) + 0) S[exo_i] = -1e30f; }
 // CHECK: call @Sm90_row_max_d_m64n128_f32(m[:, :], S[:, :])
-// CHECK-NEXT: { float exo_m0 = m[0], exo_m1 = m[1]; _Pragma("unroll") for (int i = 0; i < 64; i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf(S[i], S[i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf(S[i + 2], S[i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); m[0] = exo_m0; m[1] = exo_m1; }
+// CHECK-NEXT: { float exo_m0 = m[0], exo_m1 = m[1]; _Pragma("unroll") for (int exo_i = 0; exo_i < 64; exo_i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf(S[exo_i], S[exo_i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf(S[exo_i + 2], S[exo_i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); m[0] = exo_m0; m[1] = exo_m1; }
 // CHECK: bias[r] = m[r] * c;
 // CHECK: call @Sm90_exp2_d_m64n128_f32(S[:, :], c[:], bias[:, :])
-// CHECK-NEXT: _Pragma("unroll") for (int i = 0; i < 64; ++i) { const float exo_x = fmaf(S[i], c, -(i % 4 < 2 ? bias[0] : bias[1])); asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(S[i]) : "f"(exo_x)); }
+// CHECK-NEXT: { _Pragma("unroll") for (int exo_i = 0; exo_i < 64; ++exo_i) { const float exo_x = fmaf(S[exo_i], c, -(exo_i % 4 < 2 ? bias[0] : bias[1])); asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(S[exo_i]) : "f"(exo_x)); } }
 // CHECK: call @Sm90_row_sum_d_m64n128_f32(l[:, :], S[:, :])
 // CHECK: exo_s0 += __shfl_xor_sync(0xffffffffu, exo_s0, 1);
 // CHECK: l[0] += exo_s0; l[1] += exo_s1; }
 // CHECK: bias[r] = 1.0f / l[r];
 // CHECK: call @Sm90_scale_d_rows_m64n128_f32(S[:, :], bias[:, :])
-// CHECK-NEXT: _Pragma("unroll") for (int i = 0; i < 64; ++i) S[i] *= i % 4 < 2 ? bias[0] : bias[1];
+// CHECK-NEXT: { _Pragma("unroll") for (int exo_i = 0; exo_i < 64; ++exo_i) S[exo_i] *= exo_i % 4 < 2 ? bias[0] : bias[1]; }
 exogpu.proc @softmax_rows_n128(%P: f32[64, 128] @CudaGmemLinear, %L: f32[128, 2] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 128) {
     exogpu.for %task in cuda_tasks(0, 1) {
@@ -142,11 +142,11 @@ exogpu.proc @softmax_rows_n128(%P: f32[64, 128] @CudaGmemLinear, %L: f32[128, 2]
 
 // The same steps with N = 256.
 // CHECK-LABEL: {{^}}softmax_rows_n256_kernel(
-// CHECK: for (int i = 0; i < 128; ++i) if (8 * (i / 4)
-// CHECK: for (int i = 0; i < 128; i += 4) { exo_m0 = fmaxf(
-// CHECK: for (int i = 0; i < 128; ++i) { const float exo_x = fmaf(
-// CHECK: for (int i = 0; i < 128; i += 4) { exo_s0 +=
-// CHECK: for (int i = 0; i < 128; ++i) S[i] *=
+// CHECK: for (int exo_i = 0; exo_i < 128; ++exo_i) if (8 * (exo_i / 4)
+// CHECK: for (int exo_i = 0; exo_i < 128; exo_i += 4) { exo_m0 = fmaxf(
+// CHECK: for (int exo_i = 0; exo_i < 128; ++exo_i) { const float exo_x = fmaf(
+// CHECK: for (int exo_i = 0; exo_i < 128; exo_i += 4) { exo_s0 +=
+// CHECK: for (int exo_i = 0; exo_i < 128; ++exo_i) S[exo_i] *=
 exogpu.proc @softmax_rows_n256(%P: f32[64, 256] @CudaGmemLinear, %L: f32[128, 2] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 128) {
     exogpu.for %task in cuda_tasks(0, 1) {
@@ -212,6 +212,9 @@ exogpu.proc @wgmma_rs_bf16_n64(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 12
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_convert_d_to_a_m64n64_bf16[%k](%A[%k, :, :], %X[:, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
       }
+      exogpu.for %k in seq(0, 4) {
+        exogpu.call @Sm90_fence_operand_a_bf16(%A[%k, :, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
+      }
       exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
@@ -229,7 +232,8 @@ exogpu.proc @wgmma_rs_bf16_n64(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 12
 }
 
 // wgmma with A from registers: four A tiles converted from the columns of
-// a 64 x 64 accumulator (the seq loop is unrolled, k is a constant), then
+// a 64 x 64 accumulator (the seq loop is unrolled, k is a constant) and kept
+// packed in .b32 registers up to the wgmma.fence, then
 // four k-steps with B K-major (rows of a 256 x 64 tile) and four with B
 // N-major (k-rows of two 128 x 64 tiles, 16384 bytes apart: the
 // descriptor's leading byte offset, 1024 in units of 16 bytes).
@@ -239,7 +243,9 @@ exogpu.proc @wgmma_rs_bf16_n64(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 12
 // CHECK: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 4; ++k) {
 // CHECK-NEXT: // {{.*}} call @Sm90_convert_d_to_a_m64n64_bf16[k](A[k, :, :], X[:, :])
-// CHECK-NEXT: _Pragma("unroll") for (int i = 0; i < 8; ++i) A[k][i] = __float2bfloat16_rn(X[8 * (k) + i]);
+// CHECK-NEXT: { _Pragma("unroll") for (int exo_i = 0; exo_i < 8; exo_i += 2) { const __nv_bfloat162 exo_h = __floats2bfloat162_rn(X[8 * (k) + exo_i], X[8 * (k) + exo_i + 1]); A[k][exo_i] = exo_h.x; A[k][exo_i + 1] = exo_h.y; } }
+// CHECK: call @Sm90_fence_operand_a_bf16(A[k, :, :])
+// CHECK-NEXT: { _Pragma("unroll") for (int exo_i = 0; exo_i < 8; exo_i += 2) { uint32_t exo_p = exo::pack_b16x2(A[k][exo_i], A[k][exo_i + 1]); asm volatile("" : "+r"(exo_p)); exo::unpack_b16x2(exo_p, A[k][exo_i], A[k][exo_i + 1]); } }
 // CHECK: asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 // CHECK: call @Sm90_mma_async_rs_bf16_m64n128k16(D[:, :], A[kk, :, :], Bk[0:128, kk * 16:kk * 16 + 16])
 // CHECK-NEXT: asm volatile("{ wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, {{.*}}, %63}, {%64, %65, %66, %67}, %68, 1, 1, 1, 0; }" : "+f"(D[0]), {{.*}}, "+f"(D[63]) : "r"(exo::pack_b16x2(A[kk][0], A[kk][1])), "r"(exo::pack_b16x2(A[kk][2], A[kk][3])), "r"(exo::pack_b16x2(A[kk][4], A[kk][5])), "r"(exo::pack_b16x2(A[kk][6], A[kk][7])), "l"(exo::wgmma_desc_sw128(Bk + kk * 16)));
@@ -268,6 +274,9 @@ exogpu.proc @wgmma_rs_bf16_n128(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 1
       exogpu.call @Sm90_zero_d_m64n128_f32(%D[:, :]) : f32[64, 128] @Sm90_RmemMatrixD(64, 128)
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_convert_d_to_a_m64n64_bf16[%k](%A[%k, :, :], %X[:, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+      }
+      exogpu.for %k in seq(0, 4) {
+        exogpu.call @Sm90_fence_operand_a_bf16(%A[%k, :, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
       exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
@@ -313,6 +322,9 @@ exogpu.proc @wgmma_rs_bf16_n256(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 1
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_convert_d_to_a_m64n64_bf16[%k](%A[%k, :, :], %X[:, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
       }
+      exogpu.for %k in seq(0, 4) {
+        exogpu.call @Sm90_fence_operand_a_bf16(%A[%k, :, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
+      }
       exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
@@ -356,6 +368,9 @@ exogpu.proc @wgmma_rs_f16_n64(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128, 
       exogpu.call @Sm90_zero_d_m64n64_f32(%D[:, :]) : f32[64, 64] @Sm90_RmemMatrixD(64, 64)
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_convert_d_to_a_m64n64_f16[%k](%A[%k, :, :], %X[:, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+      }
+      exogpu.for %k in seq(0, 4) {
+        exogpu.call @Sm90_fence_operand_a_f16(%A[%k, :, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
       exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
@@ -401,6 +416,9 @@ exogpu.proc @wgmma_rs_f16_n128(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128,
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_convert_d_to_a_m64n64_f16[%k](%A[%k, :, :], %X[:, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
       }
+      exogpu.for %k in seq(0, 4) {
+        exogpu.call @Sm90_fence_operand_a_f16(%A[%k, :, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64)
+      }
       exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
@@ -444,6 +462,9 @@ exogpu.proc @wgmma_rs_f16_n256(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128,
       exogpu.call @Sm90_zero_d_m64n256_f32(%D[:, :]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256)
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_convert_d_to_a_m64n64_f16[%k](%A[%k, :, :], %X[:, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64), f32[64, 64] @Sm90_RmemMatrixD(64, 64)
+      }
+      exogpu.for %k in seq(0, 4) {
+        exogpu.call @Sm90_fence_operand_a_f16(%A[%k, :, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
       exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
