@@ -62,15 +62,32 @@ def run(args, **kwargs):
     return result.stdout
 
 
+def proc_span(text, proc):
+    """The [begin, end) of proc `proc`'s definition in module `text`: from
+    `exogpu.proc @proc(` to the next proc or instruction."""
+    start = re.search(rf"^exogpu\.proc @{proc}\(", text, re.M)
+    if not start:
+        return None
+    end = re.compile(r"^exogpu\.(proc|instr) @", re.M).search(text, start.end())
+    return start.start(), end.start() if end else len(text)
+
+
 def module_text(program):
-    """The module of `program`: its sources concatenated, then derived."""
+    """The module of `program`: its sources concatenated, then derived (each
+    text to replace occurs exactly once in the definition of the program's
+    proc, so a module of several procs derives one of them)."""
     text = "".join((ROOT / source).read_text() for source in program.sources)
     for old, new in program.derive:
-        count = text.count(old)
+        span = proc_span(text, program.proc)
+        if span is None:
+            fail(f"{program.name}: no proc @{program.proc} in its sources")
+        begin, end = span
+        count = text.count(old, begin, end)
         if count != 1:
             fail(f"{program.name}: the text to replace occurs {count} times "
-                 f"(expected once): {old!r}")
-        text = text.replace(old, new)
+                 f"in @{program.proc} (expected once): {old!r}")
+        at = text.index(old, begin, end)
+        text = text[:at] + new + text[at + len(old):]
     return text
 
 
