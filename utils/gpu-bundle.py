@@ -73,10 +73,20 @@ def proc_span(text, proc):
 
 
 def module_text(program):
-    """The module of `program`: its sources concatenated, then derived (each
-    text to replace occurs exactly once in the definition of the program's
-    proc, so a module of several procs derives one of them)."""
+    """The module of `program`: its sources concatenated (only its proc's
+    definition of them with `only_proc`), then derived (each text to replace
+    occurs exactly once in the definition of the program's proc, so a module
+    of several procs derives one of them)."""
     text = "".join((ROOT / source).read_text() for source in program.sources)
+    if program.only_proc:
+        kept = proc_span(text, program.proc)
+        if kept is None:
+            fail(f"{program.name}: no proc @{program.proc} in its sources")
+        for match in reversed(list(re.finditer(r"^exogpu\.proc @(\w+)\(",
+                                               text, re.M))):
+            if match.group(1) != program.proc:
+                begin, end = proc_span(text, match.group(1))
+                text = text[:begin] + text[end:]
     for old, new in program.derive:
         span = proc_span(text, program.proc)
         if span is None:
@@ -183,7 +193,7 @@ class Builder:
         params = header_params((src / "kernel.h").read_text(), program.proc)
         info = {"name": program.name, "proc": program.proc,
                 "arch": program.arch, "binary": f"bin/{program.name}",
-                "cu_edit": edit,
+                "cu_edit": edit, "device_build": program.device_build,
                 "params": [{"name": n, "precision": C_TYPES[t]}
                            for n, t, _ in params],
                 "outputs": [{"name": n, "precision": C_TYPES[t]}
@@ -270,9 +280,14 @@ class Builder:
                     "validate": validate, "sanitize": sanitize, "bugs": bugs}
         (self.out / "cases.json").write_text(json.dumps(manifest, indent=1))
         self.write_build_script()
+        prebuilt = [name for name, info in self.programs.items()
+                    if not info["device_build"]]
         if not self.opts.no_compile:
-            print("gpu-bundle: compiling with nvcc", flush=True)
-            subprocess.run(["bash", str(self.out / "build.sh")], check=True,
+            print(f"gpu-bundle: compiling {len(prebuilt)} drivers with nvcc "
+                  f"({len(self.programs) - len(prebuilt)} are built on the "
+                  "GPU machine)", flush=True)
+            subprocess.run(["bash", str(self.out / "build.sh"), *prebuilt],
+                           check=True,
                            env=dict(os.environ, JOBS=str(self.opts.jobs)))
         total = tree_bytes(self.out)
         if total > MAX_BUNDLE_MIB << 20:
