@@ -102,9 +102,7 @@ def build(nvcc, out):
     library = out / "libattention.so"
     stamp = stamp_of(nvcc, src)
     stamp_file = out / "stamp"
-    if library.exists() and stamp_file.exists() and \
-            stamp_file.read_text() == stamp:
-        log(f"{library} is up to date")
+    if SCRIPT.up_to_date(library, stamp_file, stamp):
         return library
     result = subprocess.run(
         [nvcc, *KERNEL_FLAGS, *LIBRARY_FLAGS, "-I",

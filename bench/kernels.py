@@ -122,9 +122,7 @@ def build(nvcc, out):
     binary = out / "gemm_bench"
     stamp = stamp_of(nvcc, src)
     stamp_file = out / "stamp"
-    if binary.exists() and stamp_file.exists() and \
-            stamp_file.read_text() == stamp:
-        log(f"{binary} is up to date")
+    if SCRIPT.up_to_date(binary, stamp_file, stamp):
         return binary
     include = ["-I", str(ROOT / "runtime" / "include"), "-I", str(src)]
     objects = []

@@ -51,3 +51,12 @@ class Script:
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
         return digest.hexdigest()
+
+    def up_to_date(self, target, stamp_file, stamp):
+        """Whether `target` was built from what `stamp` hashes (it says so
+        if it was)."""
+        if target.exists() and stamp_file.exists() and \
+                stamp_file.read_text() == stamp:
+            self.log(f"{target} is up to date")
+            return True
+        return False

@@ -168,17 +168,14 @@ private:
                      .Default(ExprNode::Kind::Log2);
     if (parser.parseLParen())
       return failure();
-    auto lhs = parseExpr();
-    if (failed(lhs))
-      return failure();
-    node->lhs = std::move(*lhs);
-    if (node->kind == ExprNode::Kind::Max) {
-      if (parser.parseComma())
+    unsigned arity = node->kind == ExprNode::Kind::Max ? 2 : 1;
+    for (unsigned i = 0; i < arity; ++i) {
+      if (i && parser.parseComma())
         return failure();
-      auto rhs = parseExpr();
-      if (failed(rhs))
+      auto arg = parseExpr();
+      if (failed(arg))
         return failure();
-      node->rhs = std::move(*rhs);
+      (i ? node->rhs : node->lhs) = std::move(*arg);
     }
     if (parser.parseRParen())
       return failure();
