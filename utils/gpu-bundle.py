@@ -18,8 +18,8 @@ Options: --build DIR (the ExoGPU build, default build), --seed-base S (the
 first seed; default from the clock, so every bundle draws fresh inputs),
 --bug-runs N (runs per bug, default 100), --control-runs N (runs of the
 correct kernel each bug is held against, default 20), --quick (the
-smallest sizes only, few runs: the GPU lit tests), --no-compile (skip
-nvcc), --print-bug NAME (print the buggy module and exit), --check-coverage
+smallest sizes only, few runs: the GPU lit tests), --only REGEX (the
+examples and bugs whose names REGEX finds), --no-compile (skip nvcc), --print-bug NAME (print the buggy module and exit), --check-coverage
 (fail if a proc of examples/*.mlir with a device function has no case).
 """
 
@@ -229,7 +229,10 @@ class Builder:
             shutil.copy(ROOT / "utils" / "gpuval" / script, self.out / script)
         quick = self.opts.quick
         validate, sanitize, bugs = [], [], []
+        selected = re.compile(self.opts.only or "")
         for example in cases.EXAMPLES:
+            if not selected.search(example.program.name):
+                continue
             info = self.add_program(example.program)
             meaning = example.meaning[:1] if quick else example.meaning
             device = [] if quick else example.device
@@ -262,6 +265,9 @@ class Builder:
                              "sizes": example.sanitize,
                              "seeds": self.next_seeds(1)})
         for bug in cases.BUGS:
+            if not (selected.search(bug.name) or
+                    selected.search(bug.program.name)):
+                continue
             for role, program, runs in (
                     ("bug", bug.program, self.opts.bug_runs),
                     ("control", bug.control, self.opts.control_runs)):
@@ -282,7 +288,7 @@ class Builder:
         self.write_build_script()
         prebuilt = [name for name, info in self.programs.items()
                     if not info["device_build"]]
-        if not self.opts.no_compile:
+        if prebuilt and not self.opts.no_compile:
             print(f"gpu-bundle: compiling {len(prebuilt)} drivers with nvcc "
                   f"({len(self.programs) - len(prebuilt)} are built on the "
                   "GPU machine)", flush=True)
@@ -377,6 +383,10 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-compile", action="store_true")
+    parser.add_argument("--only", metavar="REGEX", default="",
+                        help="the examples whose program, and the bugs "
+                        "whose name or program, REGEX finds (a smaller "
+                        "bundle, e.g. --only attention)")
     parser.add_argument("--print-bug", metavar="NAME")
     parser.add_argument("--check-coverage", action="store_true")
     opts = parser.parse_args()
