@@ -34,13 +34,13 @@ Usage: bench/kernels.py [--all | --only KINDS] [--shapes LABELS]
 
 import argparse
 import glob
-import hashlib
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
+
+from toolchain import Script
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The translation units gemm_bench.cu calls: (example file name,
@@ -64,25 +64,8 @@ KERNEL_FLAGS = ["-std=c++17", "-O3", *ARCH, "-Werror", "all-warnings",
 NO_GPU = 3  # gemm_bench's exit status when there is no usable GPU
 
 
-def log(message):
-    print(f"kernels.py: {message}", flush=True)
-
-
-def fail(message):
-    print(f"kernels.py: error: {message}", file=sys.stderr, flush=True)
-    sys.exit(1)
-
-
-def find_tool(explicit, name, fallbacks):
-    if explicit:
-        path = shutil.which(explicit) or explicit
-        if not os.path.exists(path):
-            fail(f"{name} not found at {explicit}")
-        return path
-    for candidate in [shutil.which(name), *fallbacks]:
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
+SCRIPT = Script("kernels.py")
+log, fail, find_tool = SCRIPT.log, SCRIPT.fail, SCRIPT.find_tool
 
 
 def translate(translator, src):
@@ -106,22 +89,13 @@ def translate(translator, src):
 
 def stamp_of(nvcc, src):
     """A hash of what the build reads: sources, flags and the compiler."""
-    digest = hashlib.sha256()
-    version = subprocess.run([nvcc, "--version"], capture_output=True,
-                             text=True).stdout
-    digest.update(version.encode())
-    digest.update(" ".join(KERNEL_FLAGS).encode())
     inputs = [src / f"{name}{suffix}" for name, _ in KERNELS
               for suffix in (".cu", ".h")]
     inputs += [ROOT / "bench" / "gemm_bench.cu",
                ROOT / "runtime" / "include" / "exogpu" / "runtime.cuh"]
-    for path in inputs:
-        if not path.exists():
-            fail(f"{path} is missing: translate first (stage 1 needs "
-                 f"build/bin/exogpu-translate, or carry {src.parent})")
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return SCRIPT.stamp(nvcc, KERNEL_FLAGS, inputs,
+                        "translate first (stage 1 needs "
+                        f"build/bin/exogpu-translate, or carry {src.parent})")
 
 
 def cuda_library_dirs(nvcc):
@@ -148,9 +122,7 @@ def build(nvcc, out):
     binary = out / "gemm_bench"
     stamp = stamp_of(nvcc, src)
     stamp_file = out / "stamp"
-    if binary.exists() and stamp_file.exists() and \
-            stamp_file.read_text() == stamp:
-        log(f"{binary} is up to date")
+    if SCRIPT.up_to_date(binary, stamp_file, stamp):
         return binary
     include = ["-I", str(ROOT / "runtime" / "include"), "-I", str(src)]
     objects = []

@@ -18,6 +18,10 @@ targets of issues 15 and 21 (on the 2-core development machine):
   tile-sm80  bench/kernels/sm80_tile_commit_groups.mlir: one 64 x 64 tile
            whose threads commit their own cp.async groups, K = 256 (no
            target; 185 s and 545 MB before issue 15)
+  attention  examples/attention_fwd_sm90a.mlir (issue 25, no target):
+           @attention_fwd_d128 at the benchmark's largest size, BH = 256,
+           S = 16384 (task replay), and @attention_fwd_d128_causal at
+           BH = 16, S = 1024 (its tasks differ in length: all run)
 
 Two times per point: "check", the wall time of the exogpu-sync-check pass
 from MLIR's pass timing (what the targets measure), and "process", the whole
@@ -54,6 +58,7 @@ KERNELS = {
     "splitk": ("stdlib/sm90a.mlir", "examples/gemm_splitk_sm90a.mlir"),
     "tile-sm80": ("stdlib/sm80.mlir",
                   "bench/kernels/sm80_tile_commit_groups.mlir"),
+    "attention": ("stdlib/sm90a.mlir", "examples/attention_fwd_sm90a.mlir"),
 }
 GiB = 1024.0
 # (kernel, size label, check parameters, target seconds, target peak MiB)
@@ -67,6 +72,10 @@ POINTS = [
     ("splitk", "1024", "M=1024,N=1024,S=4,KC=16384", 1.0, None),
     ("splitk", "2048", "M=2048,N=2048,S=4,KC=2048", 1.0, None),
     ("tile-sm80", "K=256", "K=256", None, None),
+    ("attention", "d128-256x16384", "proc=attention_fwd_d128,BH=256,S=16384",
+     None, None),
+    ("attention", "d128-causal-16x1024",
+     "proc=attention_fwd_d128_causal,BH=16,S=1024", None, None),
 ]
 
 

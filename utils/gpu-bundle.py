@@ -18,8 +18,8 @@ Options: --build DIR (the ExoGPU build, default build), --seed-base S (the
 first seed; default from the clock, so every bundle draws fresh inputs),
 --bug-runs N (runs per bug, default 100), --control-runs N (runs of the
 correct kernel each bug is held against, default 20), --quick (the
-smallest sizes only, few runs: the GPU lit tests), --no-compile (skip
-nvcc), --print-bug NAME (print the buggy module and exit), --check-coverage
+smallest sizes only, few runs: the GPU lit tests), --only REGEX (the
+examples and bugs whose names REGEX finds), --no-compile (skip nvcc), --print-bug NAME (print the buggy module and exit), --check-coverage
 (fail if a proc of examples/*.mlir with a device function has no case).
 """
 
@@ -62,15 +62,42 @@ def run(args, **kwargs):
     return result.stdout
 
 
+def proc_span(text, proc):
+    """The [begin, end) of proc `proc`'s definition in module `text`: from
+    `exogpu.proc @proc(` to the next proc or instruction."""
+    start = re.search(rf"^exogpu\.proc @{proc}\(", text, re.M)
+    if not start:
+        return None
+    end = re.compile(r"^exogpu\.(proc|instr) @", re.M).search(text, start.end())
+    return start.start(), end.start() if end else len(text)
+
+
 def module_text(program):
-    """The module of `program`: its sources concatenated, then derived."""
+    """The module of `program`: its sources concatenated (only its proc's
+    definition of them with `only_proc`), then derived (each text to replace
+    occurs exactly once in the definition of the program's proc, so a module
+    of several procs derives one of them)."""
     text = "".join((ROOT / source).read_text() for source in program.sources)
+    if program.only_proc:
+        kept = proc_span(text, program.proc)
+        if kept is None:
+            fail(f"{program.name}: no proc @{program.proc} in its sources")
+        for match in reversed(list(re.finditer(r"^exogpu\.proc @(\w+)\(",
+                                               text, re.M))):
+            if match.group(1) != program.proc:
+                begin, end = proc_span(text, match.group(1))
+                text = text[:begin] + text[end:]
     for old, new in program.derive:
-        count = text.count(old)
+        span = proc_span(text, program.proc)
+        if span is None:
+            fail(f"{program.name}: no proc @{program.proc} in its sources")
+        begin, end = span
+        count = text.count(old, begin, end)
         if count != 1:
             fail(f"{program.name}: the text to replace occurs {count} times "
-                 f"(expected once): {old!r}")
-        text = text.replace(old, new)
+                 f"in @{program.proc} (expected once): {old!r}")
+        at = text.index(old, begin, end)
+        text = text[:at] + new + text[at + len(old):]
     return text
 
 
@@ -166,7 +193,7 @@ class Builder:
         params = header_params((src / "kernel.h").read_text(), program.proc)
         info = {"name": program.name, "proc": program.proc,
                 "arch": program.arch, "binary": f"bin/{program.name}",
-                "cu_edit": edit,
+                "cu_edit": edit, "device_build": program.device_build,
                 "params": [{"name": n, "precision": C_TYPES[t]}
                            for n, t, _ in params],
                 "outputs": [{"name": n, "precision": C_TYPES[t]}
@@ -202,7 +229,10 @@ class Builder:
             shutil.copy(ROOT / "utils" / "gpuval" / script, self.out / script)
         quick = self.opts.quick
         validate, sanitize, bugs = [], [], []
+        selected = re.compile(self.opts.only or "")
         for example in cases.EXAMPLES:
+            if not selected.search(example.program.name):
+                continue
             info = self.add_program(example.program)
             meaning = example.meaning[:1] if quick else example.meaning
             device = [] if quick else example.device
@@ -235,6 +265,9 @@ class Builder:
                              "sizes": example.sanitize,
                              "seeds": self.next_seeds(1)})
         for bug in cases.BUGS:
+            if not (selected.search(bug.name) or
+                    selected.search(bug.program.name)):
+                continue
             for role, program, runs in (
                     ("bug", bug.program, self.opts.bug_runs),
                     ("control", bug.control, self.opts.control_runs)):
@@ -253,9 +286,14 @@ class Builder:
                     "validate": validate, "sanitize": sanitize, "bugs": bugs}
         (self.out / "cases.json").write_text(json.dumps(manifest, indent=1))
         self.write_build_script()
-        if not self.opts.no_compile:
-            print("gpu-bundle: compiling with nvcc", flush=True)
-            subprocess.run(["bash", str(self.out / "build.sh")], check=True,
+        prebuilt = [name for name, info in self.programs.items()
+                    if not info["device_build"]]
+        if prebuilt and not self.opts.no_compile:
+            print(f"gpu-bundle: compiling {len(prebuilt)} drivers with nvcc "
+                  f"({len(self.programs) - len(prebuilt)} are built on the "
+                  "GPU machine)", flush=True)
+            subprocess.run(["bash", str(self.out / "build.sh"), *prebuilt],
+                           check=True,
                            env=dict(os.environ, JOBS=str(self.opts.jobs)))
         total = tree_bytes(self.out)
         if total > MAX_BUNDLE_MIB << 20:
@@ -345,6 +383,10 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-compile", action="store_true")
+    parser.add_argument("--only", metavar="REGEX", default="",
+                        help="the examples whose program, and the bugs "
+                        "whose name or program, REGEX finds (a smaller "
+                        "bundle, e.g. --only attention)")
     parser.add_argument("--print-bug", metavar="NAME")
     parser.add_argument("--check-coverage", action="store_true")
     opts = parser.parse_args()

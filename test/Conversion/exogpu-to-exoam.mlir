@@ -222,6 +222,30 @@ exogpu.proc @repeated_read(%x: f32[64] @CudaGmemLinear, %y: f32[64] @CudaGmemLin
 
 // -----
 
+// T_ex reads through the functions of data expressions as through + and *:
+// the reads under max, exp2 and log2 are the statement's reads.
+
+// CHECK-LABEL: exoam.proc @functions() {
+// CHECK:         exoam.loop %[[I:[a-zA-Z0-9_]+]] in (0, 64) {
+// CHECK-NEXT:      exoam.check_mutates fully_ordered @y[%[[I]]] on [cuda_in_order_ram_qual] for read threads gpu[64 (%[[I]], 1, 0)]
+// CHECK-NEXT:      exoam.record_read fully_ordered @y[%[[I]]] on cuda_in_order_ram_qual threads gpu[64 (%[[I]], 1, 0)]
+// CHECK-NEXT:      exoam.check_mutates fully_ordered @z[%[[I]]] on [cuda_in_order_ram_qual] for read threads gpu[64 (%[[I]], 1, 0)]
+// CHECK-NEXT:      exoam.record_read fully_ordered @z[%[[I]]] on cuda_in_order_ram_qual threads gpu[64 (%[[I]], 1, 0)]
+// CHECK-NEXT:      exoam.check_mutates fully_ordered @y[-%[[I]] + 63] on [cuda_in_order_ram_qual] for read threads gpu[64 (%[[I]], 1, 0)]
+// CHECK-NEXT:      exoam.record_read fully_ordered @y[-%[[I]] + 63] on cuda_in_order_ram_qual threads gpu[64 (%[[I]], 1, 0)]
+// CHECK-NEXT:      exoam.check_reads temporally_ordered @x[%[[I]]] on [cuda_in_order_ram_qual] for write threads gpu[64 (%[[I]], 1, 0)]
+exogpu.proc @functions(%x: f32[64] @CudaGmemLinear, %y: f32[64] @CudaGmemLinear, %z: f32[64] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 64) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %i in cuda_threads(0, 64, unit = cuda_thread) {
+        exogpu.assign %x[%i] = max(exp2(%y[%i]), log2(%z[%i])) + exp2(%y[63 - %i]) : f32[64] @CudaGmemLinear, f32[64] @CudaGmemLinear, f32[64] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
 // T_ex drops sync-exempt memories: the read of the CudaGridConstant c
 // produces neither a check nor a record (its allocation is still an
 // Alloc).

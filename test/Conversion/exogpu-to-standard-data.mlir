@@ -144,6 +144,32 @@ exogpu.proc @precisions(%h: f16[4] @DRAM, %b: bf16[4] @DRAM, %d: f64[4] @DRAM,
 
 // -----
 
+// Functions: max is maxNum on floats (a NaN operand loses, as CUDA's fmaxf)
+// and signed or unsigned by the precision on integers; exp2 and log2 are
+// math.exp2 and math.log2 in the expression's precision.
+
+// CHECK-LABEL: func.func @functions(
+// CHECK:         arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK:         %[[E:[a-zA-Z0-9_]+]] = math.exp2 %{{.*}} : f32
+// CHECK-NEXT:    %[[L:[a-zA-Z0-9_]+]] = math.log2 %[[E]] : f32
+// CHECK:         math.exp2 %{{.*}} : bf16
+// CHECK:         math.log2 %{{.*}} : f16
+// CHECK:         arith.maxsi %{{.*}}, %{{.*}} : i8
+// CHECK:         arith.maxui %{{.*}}, %{{.*}} : i8
+// CHECK:         arith.maxnumf %{{.*}}, %{{.*}} : f64
+exogpu.proc @functions(%f: f32[4] @DRAM, %b: bf16[4] @DRAM, %h: f16[4] @DRAM,
+                       %s: i8[4] @DRAM, %u: ui8[4] @DRAM, %d: f64[4] @DRAM) {
+  exogpu.assign %f[0] = max(%f[1], %f[2]) : f32[4] @DRAM
+  exogpu.assign %f[3] = log2(exp2(%f[0])) : f32[4] @DRAM
+  exogpu.assign %b[0] = exp2(%b[1]) : bf16[4] @DRAM
+  exogpu.assign %h[0] = log2(%h[1]) : f16[4] @DRAM
+  exogpu.assign %s[0] = max(%s[1], %s[2]) : i8[4] @DRAM
+  exogpu.assign %u[0] = max(%u[1], %u[2]) : ui8[4] @DRAM
+  exogpu.assign %d[0] = max(%d[1], 0.5) : f64[4] @DRAM
+}
+
+// -----
+
 // The implicit conversion at a write: floats round to nearest (f16 <-> bf16
 // through f32), integers to floats and back by the source's / target's
 // signedness, integers extend by the source's signedness or wrap; i8 and

@@ -27,16 +27,23 @@ class Program:
     """A kernel to translate: a proc of the concatenation of `sources`
     (instruction library first), optionally edited.
 
-    `derive` replaces each `old` text of the module by `new` (each must occur
-    exactly once); `cu_delete` deletes the first line of the translated CUDA
-    equal to it (stripped), for a bug that the translation hides (the
-    translation is more conservative than the check requires)."""
+    `derive` replaces each `old` text of the proc's definition by `new`
+    (each must occur exactly once there); `cu_delete` deletes the first line
+    of the translated CUDA equal to it (stripped), for a bug that the
+    translation hides (the translation is more conservative than the check
+    requires). `only_proc` keeps only the proc's definition of the sources
+    (and the instructions), so that the driver holds one kernel;
+    `device_build` leaves the driver to be built on the GPU machine (run.sh
+    builds drivers that did not travel), to keep the bundle within what
+    travels."""
     name: str
     proc: str
     sources: list
     arch: str
     derive: list = field(default_factory=list)
     cu_delete: str = ""
+    only_proc: bool = False
+    device_build: bool = False
 
 
 @dataclass
@@ -64,8 +71,9 @@ class Bug:
     how: str
 
 
-def _example(proc, sources, arch, **kwargs):
-    return Example(Program(proc, proc, sources, arch), **kwargs)
+def _example(proc, sources, arch, program_options=None, **kwargs):
+    return Example(Program(proc, proc, sources, arch,
+                           **(program_options or {})), **kwargs)
 
 
 SM80_LIB = "stdlib/sm80.mlir"
@@ -198,6 +206,24 @@ EXAMPLES = [
              sanitize={"M": 256, "N": 256, "S": 2, "KC": 64}),
 ]
 
+# The attention kernels (examples/attention_fwd_sm90a.mlir): O in bf16 and
+# LSE in f32 held to the bf16 tolerance for S terms per element (P is
+# rounded to bf16 before P V). Each driver holds its own kernel only and is
+# built on the GPU machine: eight prebuilt drivers of 1.6 MiB would take the
+# bundle past what travels.
+ATTENTION = "examples/attention_fwd_sm90a.mlir"
+ATTENTION_PROGRAM = {"only_proc": True, "device_build": True}
+for _proc, _reference in [("attention_fwd_d128", "attention"),
+                          ("attention_fwd_d128_causal", "attention_causal"),
+                          ("attention_fwd_d64", "attention"),
+                          ("attention_fwd_d64_causal", "attention_causal")]:
+    EXAMPLES.append(_example(
+        _proc, [SM90A_LIB, ATTENTION], SM90A, ATTENTION_PROGRAM,
+        math="bf16", sum_length="S", reference=_reference,
+        meaning=[{"BH": 1, "S": 128}, {"BH": 1, "S": 384}],
+        device=[{"BH": 16, "S": 2048}, {"BH": 4, "S": 8192}],
+        sanitize={"BH": 2, "S": 384}))
+
 # The correct kernels the bugs are held against that are not examples of
 # their own.
 SPLITK = Program("splitk_gemv", "splitk_gemv",
@@ -211,9 +237,22 @@ def _example_program(name):
 
 
 GEMM_SM90A = _example_program("gemm_sm90a")
+ATTENTION_D128 = _example_program("attention_fwd_d128")
 CTA_SUM_FENCE = _example_program("cta_sum_fence")
 
 GEMM_BUG_SIZES = {"M": 2048, "N": 2048, "K": 2048}
+ATTENTION_BUG_SIZES = {"BH": 16, "S": 1024}
+
+
+def _attention_bug(name, title, derive, how, cu_delete=""):
+    """A bug of @attention_fwd_d128 (examples/attention_fwd_sm90a.mlir)."""
+    return Bug(name, title,
+               Program(f"attention_fwd_d128_{name.replace('-', '_')}",
+                       "attention_fwd_d128", ATTENTION_D128.sources, SM90A,
+                       derive=derive, cu_delete=cu_delete,
+                       **ATTENTION_PROGRAM),
+               ATTENTION_D128, ATTENTION_BUG_SIZES, "bf16", "S", "attention",
+               "examples/attention_fwd_sm90a.mlir @attention_fwd_d128 " + how)
 
 BUGS = [
     Bug("missing-wgmma-fence", "missing wgmma.fence",
@@ -265,4 +304,38 @@ BUGS = [
         SPLITK, {"M": 4096, "K": 1024}, "f32", "K", "splitk_gemv",
         "examples/bug-study/splitk_gemv.mlir with the atomic add replaced by "
         "a plain `+=` into y"),
+    _attention_bug(
+        "rescale-before-wait", "O rescaled before its wgmma completed",
+        [("              exogpu.await(%cg[%wg], cuda_in_order, 0) : "
+          "barrier[2] @CudaCommitGroup\n              exogpu.call "
+          "@Sm90_scale_d_rows_m64n128_f32(%O_acc[%wg, :, :], %corr",
+          "              exogpu.call @Sm90_scale_d_rows_m64n128_f32("
+          "%O_acc[%wg, :, :], %corr")],
+        "without the consumers' `await(%cg[%wg], cuda_in_order, 0)` before "
+        "the rescale of O: O *= corr (and the next P) while O += P V may "
+        "still run"),
+    _attention_bug(
+        "softmax-before-wait", "softmax of S before its wgmma completed",
+        [("              exogpu.await(%cg[%wg], cuda_in_order, 1) : "
+          "barrier[2] @CudaCommitGroup\n", "")],
+        "without the consumers' `await(%cg[%wg], cuda_in_order, 1)`: the "
+        "softmax reads S = Q K^T while its wgmma may still run"),
+    _attention_bug(
+        "kv-ring-lag", "K ring lag off by one (empty await -3 -> -4)",
+        [("\n              exogpu.await(%k_empty, cuda_generic_and_async, "
+          "-3) : barrier", "\n              exogpu.await(%k_empty, "
+          "cuda_generic_and_async, -4) : barrier")],
+        "with the producer's K-ring await in the main loop at N = -4 (lag "
+        "3 on 2 stages) instead of -3: a TMA load refills a K stage that "
+        "the consumers may still read"),
+    _attention_bug(
+        "epilogue-proxy-fence", "missing fence.proxy.async before the O store",
+        [("exogpu.fence(cuda_in_order, cuda_async_proxy)",
+          "exogpu.fence(cuda_in_order, cuda_in_order)")],
+        "with Fence(cuda_in_order, cuda_in_order) between the bf16 O tile's "
+        "stores to shared memory and its TMA store; the translation still "
+        "emits fence.proxy.async there, so the first "
+        "`exo::fence_proxy_async();` line (@attention_fwd_d128's) is "
+        "deleted from the translated .cu",
+        cu_delete="exo::fence_proxy_async();"),
 ]

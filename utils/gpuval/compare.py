@@ -159,6 +159,40 @@ def _matmul(a, b):
     return a @ b
 
 
+def _attention(Q, K, V, causal):
+    """O = softmax(Q K^T / sqrt(D)) V and the log-sum-exp of each row's
+    scaled scores, per head ([BH, S, D]; a causal row r sees keys 0..r)."""
+    heads, rows, dim = Q.shape
+    O = np.empty_like(Q)
+    LSE = np.empty((heads, rows))
+    try:
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        for h in range(heads):
+            q, k, v = (torch.from_numpy(np.ascontiguousarray(x[h])).to(device)
+                       for x in (Q, K, V))
+            s = (q @ k.T) / np.sqrt(dim)
+            if causal:
+                s = s.masked_fill(torch.ones(rows, rows, dtype=torch.bool,
+                                             device=device).triu(1),
+                                  float("-inf"))
+            LSE[h] = torch.logsumexp(s, dim=1).cpu().numpy()
+            O[h] = (torch.softmax(s, dim=1) @ v).cpu().numpy()
+        return {"O": O, "LSE": LSE}
+    except ImportError:
+        pass
+    for h in range(heads):
+        s = Q[h] @ K[h].T / np.sqrt(dim)
+        if causal:
+            s[np.triu_indices(rows, 1)] = -np.inf
+        m = s.max(axis=1, keepdims=True)
+        p = np.exp(s - m)
+        total = p.sum(axis=1, keepdims=True)
+        LSE[h] = (m + np.log(total)).ravel()
+        O[h] = (p / total) @ V[h]
+    return {"O": O, "LSE": LSE}
+
+
 REFERENCES = {
     "vector_add": lambda X, Y: {"Z": X + Y},
     "cta_sum": lambda gmem: {"out": np.repeat(
@@ -172,6 +206,8 @@ REFERENCES = {
         A.reshape(A.shape[0], -1),
         np.ascontiguousarray(B.reshape(B.shape[0], -1).T))},
     "scale2": lambda X: {"C": 2.0 * X},
+    "attention": lambda Q, K, V, **_: _attention(Q, K, V, causal=False),
+    "attention_causal": lambda Q, K, V, **_: _attention(Q, K, V, causal=True),
 }
 
 

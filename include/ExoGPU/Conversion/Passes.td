@@ -38,7 +38,7 @@ def ConvertExoGPUToExoAM : Pass<"convert-exogpu-to-exoam", "ModuleOp"> {
 
 def ConvertExoGPUToStandard : Pass<"convert-exogpu-to-standard", "ModuleOp"> {
   let summary = "Lower exogpu procs to their sequential meaning in upstream "
-                "MLIR (func, scf, memref, arith, affine, cf)";
+                "MLIR (func, scf, memref, arith, math, affine, cf)";
   let description = [{
     An ExoGPU program is its sequential meaning (seeds/002 Sec. 2.3:
     seq[p1] = ... = seq[pN] = par[pN]). This pass replaces every
@@ -67,7 +67,9 @@ def ConvertExoGPUToStandard : Pass<"convert-exogpu-to-standard", "ModuleOp"> {
     * data expressions compute in their precision with one rounding per
       operation (`ui8` and `ui16` are stored as `i8` and `i16` with
       unsigned arithmetic; integer division by zero gives -1 and never
-      traps), with an implicit conversion at the write;
+      traps; `max` is `arith.maxnumf` or `arith.maxsi` / `arith.maxui`,
+      `exp2` and `log2` are `math.exp2` and `math.log2`), with an implicit
+      conversion at the write;
     * an instruction call inlines the instruction's body with the actual
       control arguments and argument windows (locations are call-site
       locations); a proc call becomes a `func.call`.
@@ -83,6 +85,7 @@ def ConvertExoGPUToStandard : Pass<"convert-exogpu-to-standard", "ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
   ];

@@ -13,6 +13,7 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "SequentialLowering.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -239,6 +240,14 @@ static Value createBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
         if (isFloat)
           return arith::DivFOp::create(b, loc, lhs, rhs);
         return createIntDiv(b, loc, lhs, rhs, type.isUnsignedInteger());
+      })
+      .Case([&](MaxOp) -> Value {
+        // maxNum, as CUDA's fmaxf and PTX max: a NaN operand loses.
+        if (isFloat)
+          return arith::MaxNumFOp::create(b, loc, lhs, rhs);
+        if (type.isUnsignedInteger())
+          return arith::MaxUIOp::create(b, loc, lhs, rhs);
+        return arith::MaxSIOp::create(b, loc, lhs, rhs);
       });
 }
 
@@ -294,7 +303,13 @@ FailureOr<Value> SequentialLowering::lowerExpr(Region &expr) {
       }
     } else if (auto yield = dyn_cast<YieldOp>(op)) {
       return frame->values.lookup(yield.getValue());
-    } else if (isa<AddOp, SubOp, MulOp, DivOp>(op)) {
+    } else if (auto exp2 = dyn_cast<Exp2Op>(op)) {
+      result = math::Exp2Op::create(builder, loc,
+                                    frame->values.lookup(exp2.getOperand()));
+    } else if (auto log2 = dyn_cast<Log2Op>(op)) {
+      result = math::Log2Op::create(builder, loc,
+                                    frame->values.lookup(log2.getOperand()));
+    } else if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp>(op)) {
       result = createBinary(
           builder, loc, &op, frame->values.lookup(op.getOperand(0)),
           frame->values.lookup(op.getOperand(1)), op.getResult(0).getType());

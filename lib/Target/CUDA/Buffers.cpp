@@ -432,6 +432,45 @@ ProcState::listElements(const BufferView &view, Location loc) {
   return result;
 }
 
+FailureOr<std::string> ProcState::elementStride(const BufferView &view,
+                                                unsigned dim, Location loc) {
+  const RootBuffer &root = *view.root;
+  SmallVector<unsigned> intervals = view.getIntervalDims();
+  if (dim >= intervals.size())
+    return emitInternalError(loc) << "the window has " << intervals.size()
+                                  << " dimension(s), not " << dim + 1;
+  unsigned d = intervals[dim];
+  // The product of the extents after `d` in the storage: the root's (global
+  // memory) or the shard's (shared memory).
+  SmallVector<AffineExpr> inner;
+  switch (root.storage) {
+  case StorageKind::Pointer:
+    inner.assign(root.extents.begin() + d + 1, root.extents.end());
+    break;
+  case StorageKind::Shared:
+    if (d < root.numDistributed)
+      return emitInternalError(loc)
+             << "dimension " << dim << " of the window is distributed";
+    inner.assign(root.extents.begin() + d + 1, root.extents.end());
+    break;
+  case StorageKind::Registers:
+  case StorageKind::RegisterMatrix:
+    return emitInternalError(loc)
+           << "a stride names shared or global memory, not registers";
+  }
+  int64_t constant = 1;
+  SmallVector<std::string> factors;
+  for (AffineExpr extent : inner) {
+    if (std::optional<int64_t> c = getConstant(extent))
+      constant *= *c;
+    else
+      factors.push_back(wrapOperand(print(extent)));
+  }
+  if (constant != 1 || factors.empty())
+    factors.push_back(std::to_string(constant));
+  return llvm::join(factors, " * ");
+}
+
 //===----------------------------------------------------------------------===//
 // Access modes
 //===----------------------------------------------------------------------===//

@@ -154,6 +154,23 @@ namespace {
 enum class DataPrec { Additive = 0, Multiplicative = 1, Unary = 2 };
 } // namespace
 
+/// The CUDA function computing a data-expression function (`max`, `exp2`,
+/// `log2`) in its precision: the accurate math library functions of CUDA
+/// (cuda_fp16.h and cuda_bf16.h for 16-bit floats, the integer overloads of
+/// `max` for integers).
+static std::string getDataFunctionName(Operation *op) {
+  Type type = op->getResult(0).getType();
+  bool half = type.isF16() || type.isBF16();
+  std::string suffix = type.isF32() ? "f" : "";
+  if (isa<MaxOp>(op)) {
+    if (half)
+      return "__hmax";
+    return isa<FloatType>(type) ? "fmax" + suffix : "max";
+  }
+  std::string name = isa<Exp2Op>(op) ? "exp2" : "log2";
+  return half ? "h" + name : name + suffix;
+}
+
 static FailureOr<std::pair<std::string, DataPrec>> printData(ProcState &state,
                                                              Value value) {
   Operation *op = value.getDefiningOp();
@@ -183,6 +200,16 @@ static FailureOr<std::pair<std::string, DataPrec>> printData(ProcState &state,
                            ? operand->first
                            : "(" + operand->first + ")";
     return std::make_pair("-" + text, DataPrec::Unary);
+  }
+  if (isa<MaxOp, Exp2Op, Log2Op>(op)) {
+    std::string call = getDataFunctionName(op) + "(";
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      auto printed = printData(state, operand);
+      if (failed(printed))
+        return failure();
+      call += (i ? ", " : "") + printed->first;
+    }
+    return std::make_pair(call + ")", DataPrec::Unary);
   }
   const char *symbol = nullptr;
   DataPrec prec = DataPrec::Additive;
@@ -377,6 +404,18 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
                       : "(" + value + ")";
       continue;
     }
+    unsigned strideDim;
+    if (field.consume_front("stride") && !field.getAsInteger(10, strideDim)) {
+      FailureOr<std::string> stride =
+          state.elementStride(view, strideDim, call.getLoc());
+      if (failed(stride))
+        return failure();
+      expanded += stride->find_first_of(" +-*/%") == std::string::npos
+                      ? *stride
+                      : "(" + *stride + ")";
+      continue;
+    }
+    field = piece.field;
     if (field.empty()) {
       FailureOr<std::string> pointer = state.pointerTo(view, call.getLoc());
       if (failed(pointer))

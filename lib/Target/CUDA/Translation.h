@@ -230,6 +230,11 @@ public:
   /// not distributed (`{p.N}` of a template).
   FailureOr<SmallVector<std::string>> listElements(const BufferView &view,
                                                    Location loc);
+  /// The distance in elements between consecutive indices of dimension
+  /// `dim` of `view` in its root's row-major storage, before any swizzle
+  /// (`{p.strideN}` of a template); shared and global memory only.
+  FailureOr<std::string> elementStride(const BufferView &view, unsigned dim,
+                                       Location loc);
 
   /// A source comment for `op`: `file.mlir:12: for k in seq(0, K / 32)`.
   std::string describe(Operation *op);

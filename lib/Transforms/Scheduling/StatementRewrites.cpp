@@ -81,11 +81,6 @@ LogicalResult mlir::exogpu::reorderStmts(RewriterBase &rewriter,
 // Data expressions
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` is an operation of a data expression (not its yield).
-static bool isExpressionOp(Operation *op) {
-  return isa<ReadOp, ConstantOp, AddOp, SubOp, MulOp, DivOp, NegOp>(op);
-}
-
 /// Clones the expression tree computing `value` at the builder's insertion
 /// point (operands first); returns the clone of `value`.
 static Value cloneExpression(OpBuilder &builder, Value value,
@@ -94,7 +89,7 @@ static Value cloneExpression(OpBuilder &builder, Value value,
     return mapped;
   Operation *def = value.getDefiningOp();
   for (Value operand : def->getOperands())
-    if (operand.getDefiningOp() && isExpressionOp(operand.getDefiningOp()))
+    if (operand.getDefiningOp() && isDataExpressionOp(operand.getDefiningOp()))
       cloneExpression(builder, operand, mapping);
   Operation *copy = builder.clone(*def, mapping);
   return copy->getResult(cast<OpResult>(value).getResultNumber());
@@ -106,7 +101,7 @@ static void eraseExpression(RewriterBase &rewriter, Operation *op) {
   rewriter.eraseOp(op);
   for (Value operand : operands) {
     Operation *def = operand.getDefiningOp();
-    if (def && isExpressionOp(def) && def->use_empty())
+    if (def && isDataExpressionOp(def) && def->use_empty())
       eraseExpression(rewriter, def);
   }
 }

@@ -705,6 +705,71 @@ exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear, %B: f16[32] @CudaGmemLinea
 
 // -----
 
+exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear, %B: f16[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{operands of a data operation must have one precision, got 'f16' and 'f32'}}
+        exogpu.assign %A[%t] = max(%B[%t], %A[%t]) : f32[16] @CudaGmemLinear, f16[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %B: i32[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{'exogpu.exp2' op takes a floating-point operand, got 'i32'}}
+        exogpu.assign %B[%t] = exp2(%B[%t]) : i32[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %B: ui8[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{'exogpu.log2' op takes a floating-point operand, got 'ui8'}}
+        exogpu.assign %B[%t] = log2(%B[%t] + 1) : ui8[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %A: f32[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{expected ','}}
+        exogpu.assign %A[%t] = max(%A[%t]) : f32[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %A: f32[32] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, %N) {
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @+1 {{expected ')'}}
+        exogpu.assign %A[%t] = exp2(%A[%t], %A[%t]) : f32[32] @CudaGmemLinear
+      }
+    }
+  }
+}
+
+// -----
+
 exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, %N) {
@@ -798,25 +863,13 @@ exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, %N) {
       exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
-        // expected-error @+1 {{CudaSmemAtomicity16B is a base memory type or not implemented (Fig. 12) and cannot be allocated}}
+        // expected-error @+1 {{CudaSmemAtomicity16B is a base memory type (Fig. 12) and cannot be allocated}}
         %s = exogpu.alloc f32[4] @CudaSmemAtomicity16B
       }
     }
   }
 }
 
-// -----
-
-exogpu.proc @p(%N: size, %A: f32[16] @CudaGmemLinear) {
-  exogpu.device_function(blockDim = 32) {
-    exogpu.for %task in cuda_tasks(0, %N) {
-      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
-        // expected-error @+1 {{Sm90_RmemMatrixA is a base memory type or not implemented (Fig. 12) and cannot be allocated}}
-        %s = exogpu.alloc f16[64, 16] @Sm90_RmemMatrixA(64)
-      }
-    }
-  }
-}
 
 // -----
 
@@ -1788,10 +1841,30 @@ exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] 
 // -----
 
 // An unknown field.
-// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.first}' has an unknown field (expected an element number, `regs` or `list`)}}
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.first}' has an unknown field (expected an element number, `strideN`, `regs` or `list`)}}
 exogpu.instr @t(%n: index, %dst: f32[4] @CudaSmemLinear, %map: window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)) target = cuda, unit = cuda_thread, cuda = "x({dst.first});" {
   exogpu.for %i in seq(0, 4) {
     exogpu.assign %dst[%i] = %map[%i, 0] : f32[4] @CudaSmemLinear, window f32[8, 4] @CudaGmemLinear @Sm90_tensorMap(0, 8, 4)
+  }
+}
+
+// -----
+
+// strideN names a memory dimension of the parameter: not registers, not
+// past its rank.
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{dst.stride0}' needs a shared or global memory parameter}}
+exogpu.instr @t(%dst: f32[4] @CudaRmem, %src: f32[4, 4] @CudaSmemLinear) target = cuda, unit = cuda_thread, cuda = "x({dst.stride0});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i, 0] : f32[4] @CudaRmem, f32[4, 4] @CudaSmemLinear
+  }
+}
+
+// -----
+
+// expected-error @below {{'exogpu.instr' op CUDA template: placeholder '{src.stride2}' is past the 2 non-distributed dimension(s) of the parameter}}
+exogpu.instr @t(%dst: f32[4] @CudaRmem, %src: f32[4, 4] @CudaSmemLinear) target = cuda, unit = cuda_thread, cuda = "x({src.stride2});" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i, 0] : f32[4] @CudaRmem, f32[4, 4] @CudaSmemLinear
   }
 }
 

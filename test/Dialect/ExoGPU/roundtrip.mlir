@@ -151,6 +151,24 @@ exogpu.proc @precisions(%a16: f16[8] @CudaGmemLinear, %abf: bf16[8] @CudaGmemLin
   }
 }
 
+// max, exp2 and log2 are printed function-style, at every precision they
+// accept (exp2 and log2 take floating-point values), nested in other
+// expressions and taking expressions.
+exogpu.proc @functions(%a16: f16[8] @CudaGmemLinear, %abf: bf16[8] @CudaGmemLinear, %a32: f32[8] @CudaGmemLinear, %a64: f64[8] @CudaGmemLinear, %au8: ui8[8] @CudaGmemLinear, %ai32: i32[8] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 8) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %t in cuda_threads(0, 8, unit = cuda_thread) {
+        exogpu.assign %a16[%t] = exp2(%a16[%t]) * max(%a16[%t], 0.5) : f16[8] @CudaGmemLinear
+        exogpu.reduce %abf[%t] += log2(max(%abf[%t], 1.0)) : bf16[8] @CudaGmemLinear
+        exogpu.assign %a32[%t] = exp2((%a32[%t] - max(%a32[%t], -1.0e30)) * 0.18033688) - -log2(2.0) : f32[8] @CudaGmemLinear
+        exogpu.assign %a64[%t] = max(max(%a64[%t], 1.0), exp2(-%a64[%t])) : f64[8] @CudaGmemLinear
+        exogpu.assign %au8[%t] = max(%au8[%t] + 1, 7) : ui8[8] @CudaGmemLinear
+        exogpu.reduce %ai32[%t] += max(-%ai32[%t], %ai32[%t] * 2) : i32[8] @CudaGmemLinear
+      }
+    }
+  }
+}
+
 exogpu.proc @allocs(%N: size) {
   %host = exogpu.alloc f32[16, %N] @DRAM
   %gmem = exogpu.alloc bf16[%N] @CudaGmemLinear
@@ -174,6 +192,7 @@ exogpu.proc @allocs(%N: size) {
       }
       exogpu.for %wg in cuda_threads(0, 1, unit = cuda_warpgroup) {
         %d = exogpu.alloc f32[64, 256] @Sm90_RmemMatrixD(64, 256)
+        %a = exogpu.alloc bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
       exogpu.free %mbar : barrier[2] @CudaMbarrier
     }
@@ -338,6 +357,13 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.assign %r[] = %a32[%t] : f32 @CudaRmem, f32[8] @CudaGmemLinear
 // CHECK: exogpu.reduce %a32[%t] += %r[] : f32[8] @CudaGmemLinear, f32 @CudaRmem
 // CHECK: exogpu.free %r : f32 @CudaRmem
+// CHECK-LABEL: exogpu.proc @functions(
+// CHECK: exogpu.assign %a16[%t] = exp2(%a16[%t]) * max(%a16[%t], 0.5) : f16[8] @CudaGmemLinear
+// CHECK: exogpu.reduce %abf[%t] += log2(max(%abf[%t], 1.0)) : bf16[8] @CudaGmemLinear
+// CHECK: exogpu.assign %a32[%t] = exp2((%a32[%t] - max(%a32[%t], -1.0000000150474662e+30)) * 0.1803368777036667) - -log2(2.0) : f32[8] @CudaGmemLinear
+// CHECK: exogpu.assign %a64[%t] = max(max(%a64[%t], 1.0), exp2(-%a64[%t])) : f64[8] @CudaGmemLinear
+// CHECK: exogpu.assign %au8[%t] = max(%au8[%t] + 1, 7) : ui8[8] @CudaGmemLinear
+// CHECK: exogpu.reduce %ai32[%t] += max(-%ai32[%t], %ai32[%t] * 2) : i32[8] @CudaGmemLinear
 // CHECK-LABEL: exogpu.proc @allocs(
 // CHECK-SAME: %N: size) {
 // CHECK: %host = exogpu.alloc f32[16, %N] @DRAM
@@ -361,6 +387,7 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.free %rD : f32[16, 8] @Sm80_RmemMatrixD(16, 8)
 // CHECK: exogpu.for %wg in cuda_threads(0, 1, unit = cuda_warpgroup) {
 // CHECK: %d = exogpu.alloc f32[64, 256] @Sm90_RmemMatrixD(64, 256)
+// CHECK: %a = exogpu.alloc bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
 // CHECK: exogpu.free %mbar : barrier[2] @CudaMbarrier
 // CHECK: exogpu.free %const : i32[4] @CudaGridConstant
 // CHECK: exogpu.free %host : f32[16, ?] @DRAM

@@ -39,3 +39,21 @@ exogpu.proc @conversions(%u: ui8[1] @DRAM, %s: i8[1] @DRAM, %f: f32[3] @DRAM,
   exogpu.assign %f[2] = -2.75 : f32[3] @DRAM
   exogpu.assign %t[0] = %f[2] : i8[1] @DRAM, f32[3] @DRAM
 }
+
+exogpu.proc @functions(%f: f32[4] @DRAM, %b: bf16[1] @DRAM, %h: f16[1] @DRAM,
+                       %s: i8[1] @DRAM, %u: ui8[1] @DRAM) {
+  // Exact powers of two; max is maxNum (a NaN operand loses); the softmax
+  // sentinel -1e30 underflows to 0.
+  exogpu.assign %f[0] = exp2(3.0) : f32[4] @DRAM
+  exogpu.assign %f[1] = log2(0.125) : f32[4] @DRAM
+  exogpu.assign %f[2] = max(0.0 / 0.0, 2.0) : f32[4] @DRAM
+  exogpu.assign %f[3] = exp2(-1.0e30) : f32[4] @DRAM
+  // One rounding in the expression's precision: 2^0.5 = 1.41421... is
+  // 1.4140625 in bf16, log2(3) = 1.58496... is 1.5849609375 in f16.
+  exogpu.assign %b[0] = exp2(0.5) : bf16[1] @DRAM
+  exogpu.assign %h[0] = log2(3.0) : f16[1] @DRAM
+  // Integers compare by their precision's signedness: 200 is the larger
+  // ui8, -3 the larger i8.
+  exogpu.assign %s[0] = max(-5, -3) : i8[1] @DRAM
+  exogpu.assign %u[0] = max(200, 7) : ui8[1] @DRAM
+}

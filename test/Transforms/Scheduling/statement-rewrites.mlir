@@ -61,6 +61,27 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Patterns see the functions of data expressions as they are printed:
+// binding exp2(x[i] - m[0]) computes it before the statement.
+// CHECK-LABEL: exogpu.proc @bind_function
+// CHECK: %p = exogpu.alloc f32 @DRAM
+// CHECK-NEXT: exogpu.assign %p[] = exp2(%x[%i] - %m[0])
+// CHECK-NEXT: exogpu.reduce %l[0] += max(%p[], 0.0)
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @bind_function(%N: size, %x: f32[%N] @DRAM, %m: f32[1] @DRAM, %l: f32[1] @DRAM) {
+    exogpu.for %i in seq(0, %N) {
+      exogpu.reduce %l[0] += max(exp2(%x[%i] - %m[0]), 0.0) : f32[1] @DRAM, f32[?] @DRAM, f32[1] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %exp = transform.exogpu.match pattern "exp2(x[i] - m[0])" in %root : (!transform.any_op) -> !transform.any_op
+    %alloc, %assign = transform.exogpu.bind_expr %exp "p" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
 // rewrite_expr: (k + 3) mod 2 equals (k + 1) mod 2; the upper bound N equals
 // 4 * T under the precondition.
 // CHECK-LABEL: exogpu.proc @rewrite

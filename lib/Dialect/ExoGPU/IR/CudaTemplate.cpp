@@ -143,6 +143,18 @@ LogicalResult mlir::exogpu::verifyCudaTemplate(InstrOp instr,
     if (piece.field.empty())
       continue;
     bool isRegister = type.getMemory().isRmem();
+    unsigned numDist = instr.getParamSpec(*index).getDist().size();
+    StringRef stride = piece.field;
+    unsigned dim;
+    if (stride.consume_front("stride") && !stride.getAsInteger(10, dim)) {
+      if (isRegister)
+        return fail(piece, "needs a shared or global memory parameter");
+      if (dim + numDist >= type.getRank())
+        return fail(piece, "is past the " + Twine(type.getRank() - numDist) +
+                               " non-distributed dimension(s) of the "
+                               "parameter");
+      continue;
+    }
     if (piece.field == "regs" || piece.field == "list") {
       if (!isRegister)
         return fail(piece, "needs a register parameter");
@@ -151,8 +163,7 @@ LogicalResult mlir::exogpu::verifyCudaTemplate(InstrOp instr,
     int64_t element;
     if (piece.field.getAsInteger(10, element))
       return fail(piece, "has an unknown field (expected an element number, "
-                         "`regs` or `list`)");
-    unsigned numDist = instr.getParamSpec(*index).getDist().size();
+                         "`strideN`, `regs` or `list`)");
     std::optional<int64_t> count = getElementCount(type, numDist);
     if (count && element >= *count)
       return fail(piece, "is past the " + Twine(*count) +

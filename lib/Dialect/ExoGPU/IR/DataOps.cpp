@@ -4,7 +4,9 @@
 // data expressions (Fig. 1 DExpr), printed and parsed in infix form:
 //   expr := term (('+' | '-') term)*
 //   term := unary (('*' | '/') unary)*
-//   unary := '-' unary | '(' expr ')' | number | %buffer[indices]
+//   unary := '-' unary | '(' expr ')' | fn '(' expr (',' expr)* ')'
+//          | number | %buffer[indices]
+//   fn    := 'max' | 'exp2' | 'log2'
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "StatementSyntax.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cstdlib>
@@ -26,7 +29,19 @@ using namespace mlir::exogpu;
 namespace {
 /// A parsed data expression before its types are known.
 struct ExprNode {
-  enum class Kind { Read, Int, Float, Add, Sub, Mul, Div, Neg } kind;
+  enum class Kind {
+    Read,
+    Int,
+    Float,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Neg,
+    Max,
+    Exp2,
+    Log2
+  } kind;
   SMLoc loc;
   unsigned use = 0;        // Read: index into the statement's buffer uses.
   unsigned firstCoord = 0; // Read: first coordinate expression.
@@ -110,6 +125,10 @@ private:
         return failure();
       return inner;
     }
+    StringRef function;
+    if (succeeded(
+            parser.parseOptionalKeyword(&function, {"max", "exp2", "log2"})))
+      return parseFunction(function, std::move(node));
     int64_t intValue = 0;
     OptionalParseResult hasInt = parser.parseOptionalInteger(intValue);
     if (hasInt.has_value()) {
@@ -136,6 +155,30 @@ private:
       return failure();
     node->kind = ExprNode::Kind::Float;
     node->floatValue = floatValue;
+    return node;
+  }
+
+  /// `fn(args)` after the function's name: `max` takes two arguments,
+  /// `exp2` and `log2` one.
+  FailureOr<std::unique_ptr<ExprNode>>
+  parseFunction(StringRef function, std::unique_ptr<ExprNode> node) {
+    node->kind = llvm::StringSwitch<ExprNode::Kind>(function)
+                     .Case("max", ExprNode::Kind::Max)
+                     .Case("exp2", ExprNode::Kind::Exp2)
+                     .Default(ExprNode::Kind::Log2);
+    if (parser.parseLParen())
+      return failure();
+    unsigned arity = node->kind == ExprNode::Kind::Max ? 2 : 1;
+    for (unsigned i = 0; i < arity; ++i) {
+      if (i && parser.parseComma())
+        return failure();
+      auto arg = parseExpr();
+      if (failed(arg))
+        return failure();
+      (i ? node->rhs : node->lhs) = std::move(*arg);
+    }
+    if (parser.parseRParen())
+      return failure();
     return node;
   }
 
@@ -166,6 +209,8 @@ public:
     case ExprNode::Kind::Float:
       return {};
     case ExprNode::Kind::Neg:
+    case ExprNode::Kind::Exp2:
+    case ExprNode::Kind::Log2:
       return getIntrinsicType(*node.lhs);
     default:
       if (Type t = getIntrinsicType(*node.lhs))
@@ -206,10 +251,16 @@ public:
       }
       return ConstantOp::create(builder, loc, expected, value).getResult();
     }
-    case ExprNode::Kind::Neg: {
+    case ExprNode::Kind::Neg:
+    case ExprNode::Kind::Exp2:
+    case ExprNode::Kind::Log2: {
       FailureOr<Value> inner = build(*node.lhs, expected);
       if (failed(inner))
         return failure();
+      if (node.kind == ExprNode::Kind::Exp2)
+        return Exp2Op::create(builder, loc, *inner).getResult();
+      if (node.kind == ExprNode::Kind::Log2)
+        return Log2Op::create(builder, loc, *inner).getResult();
       return NegOp::create(builder, loc, *inner).getResult();
     }
     default:
@@ -233,6 +284,8 @@ public:
       return SubOp::create(builder, loc, *lhs, *rhs).getResult();
     case ExprNode::Kind::Mul:
       return MulOp::create(builder, loc, *lhs, *rhs).getResult();
+    case ExprNode::Kind::Max:
+      return MaxOp::create(builder, loc, *lhs, *rhs).getResult();
     default:
       return DivOp::create(builder, loc, *lhs, *rhs).getResult();
     }
@@ -354,6 +407,19 @@ static void printDataExpr(OpAsmPrinter &p, Value value, DataPrec context) {
     printDataExpr(p, neg.getOperand(), DataPrec::Unary);
     return;
   }
+  // Functions: their arguments need no parentheses of their own.
+  auto printFunction = [&](StringRef name, ValueRange args) {
+    p << name << '(';
+    llvm::interleaveComma(
+        args, p, [&](Value arg) { printDataExpr(p, arg, DataPrec::Sum); });
+    p << ')';
+  };
+  if (auto max = dyn_cast_or_null<MaxOp>(def))
+    return printFunction("max", {max.getLhs(), max.getRhs()});
+  if (auto exp2 = dyn_cast_or_null<Exp2Op>(def))
+    return printFunction("exp2", exp2.getOperand());
+  if (auto log2 = dyn_cast_or_null<Log2Op>(def))
+    return printFunction("log2", log2.getOperand());
   auto printBinary = [&](auto op, DataPrec own) {
     bool parens = static_cast<int>(own) < static_cast<int>(context);
     if (parens)
@@ -511,6 +577,21 @@ LogicalResult ReadOp::verify() {
   if ((*this)->getParentOfType<InstrOp>())
     return success();
   return verifyAccessScope(*this, source.getMemory());
+}
+
+/// Checks that a function defined on floating-point values gets one.
+static LogicalResult verifyFloatFunction(Operation *op, Type type) {
+  if (!isa<FloatType>(type))
+    return op->emitOpError() << "takes a floating-point operand, got " << type;
+  return success();
+}
+
+LogicalResult Exp2Op::verify() { return verifyFloatFunction(*this, getType()); }
+LogicalResult Log2Op::verify() { return verifyFloatFunction(*this, getType()); }
+
+bool mlir::exogpu::isDataExpressionOp(Operation *op) {
+  return isa<ReadOp, ConstantOp, AddOp, SubOp, MulOp, DivOp, NegOp, MaxOp,
+             Exp2Op, Log2Op>(op);
 }
 
 LogicalResult ConstantOp::verify() {

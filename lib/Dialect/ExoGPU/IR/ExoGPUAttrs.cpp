@@ -150,7 +150,6 @@ bool MemoryAttr::isAbstract(MemoryKind kind) {
   case MemoryKind::CudaDeviceVisibleAtomicity16B:
   case MemoryKind::CudaDeviceVisibleLinear:
   case MemoryKind::CudaSmemAtomicity16B:
-  case MemoryKind::Sm90_RmemMatrixA: // "not implemented" in Fig. 12.
     return true;
   default:
     return false;

@@ -155,8 +155,8 @@ LogicalResult AllocOp::verify() {
     MemoryAttr memory = tensor.getMemory();
     if (MemoryAttr::isAbstract(memory.getKind()))
       return emitOpError() << stringifyMemoryKind(memory.getKind())
-                           << " is a base memory type or not implemented "
-                              "(Fig. 12) and cannot be allocated";
+                           << " is a base memory type (Fig. 12) and cannot "
+                              "be allocated";
     bool cuda = isCudaScope(*this);
     if (memory.isCpuAllocated() && cuda)
       return emitOpError() << stringifyMemoryKind(memory.getKind())

@@ -17,11 +17,6 @@ using namespace mlir::exogpu;
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/MatchOps.cpp.inc"
 
-/// Whether `op` is a data-expression op of a statement.
-static bool isExpression(Operation *op) {
-  return isa<ReadOp, ConstantOp, AddOp, SubOp, MulOp, DivOp, NegOp>(op);
-}
-
 /// `text` with `%` removed and runs of white space collapsed.
 static std::string normalize(StringRef text) {
   std::string out;
@@ -63,6 +58,18 @@ static void printDataText(llvm::raw_ostream &os, Value value, int context) {
     printDataText(os, neg.getOperand(), 2);
     return;
   }
+  auto function = [&](StringRef name, ValueRange args) {
+    os << name << '(';
+    llvm::interleaveComma(args, os,
+                          [&](Value arg) { printDataText(os, arg, 0); });
+    os << ')';
+  };
+  if (auto max = dyn_cast_or_null<MaxOp>(def))
+    return function("max", {max.getLhs(), max.getRhs()});
+  if (auto exp2 = dyn_cast_or_null<Exp2Op>(def))
+    return function("exp2", exp2.getOperand());
+  if (auto log2 = dyn_cast_or_null<Log2Op>(def))
+    return function("log2", log2.getOperand());
   auto binary = [&](Value lhs, Value rhs, StringRef symbol, int own) {
     if (own < context)
       os << '(';
@@ -86,7 +93,7 @@ static void printDataText(llvm::raw_ostream &os, Value value, int context) {
 static std::string getMatchText(Operation *op, AsmState &state) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (isExpression(op)) {
+  if (isDataExpressionOp(op)) {
     printDataText(os, op->getResult(0), 0);
     return normalize(text);
   }
@@ -144,7 +151,7 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
   auto matches = [&](Operation *op) {
     if (op->getParentOfType<InstrOp>() || !op->getParentOfType<ProcOp>())
       return false;
-    if (!isProcStatement(op) && !isExpression(op))
+    if (!isProcStatement(op) && !isDataExpressionOp(op))
       return false;
     if (getKind() &&
         op->getName().getStringRef() != ("exogpu." + *getKind()).str())

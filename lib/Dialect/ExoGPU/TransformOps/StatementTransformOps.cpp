@@ -17,8 +17,8 @@ using namespace mlir::exogpu;
 
 /// Whether `op` is an operation of a data expression.
 static bool isExpression(Operation *op) {
-  return isa<ReadOp, ConstantOp, AddOp, SubOp, MulOp, DivOp, NegOp>(op) &&
-         op->getParentOfType<ProcOp>() && !op->getParentOfType<InstrOp>();
+  return isDataExpressionOp(op) && op->getParentOfType<ProcOp>() &&
+         !op->getParentOfType<InstrOp>();
 }
 
 void ReorderStmtsOp::getEffects(

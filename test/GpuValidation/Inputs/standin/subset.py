@@ -2,7 +2,7 @@
 """Cuts a quick bundle down for simulated.test and installs stand-in
 drivers: BUNDLE DRIVER_PY.
 
-Keeps three examples checked against the meaning and, the same runs,
+Keeps five examples checked against the meaning and, the same runs,
 against the float64 reference; one sanitizer case; three bugs at sizes
 the sequential meaning computes in a moment. bin/NAME runs DRIVER_PY."""
 
@@ -15,7 +15,8 @@ bundle, driver = pathlib.Path(sys.argv[1]), sys.argv[2]
 manifest = json.loads((bundle / "cases.json").read_text())
 kept = [e for e in manifest["validate"]
         if e["program"] in ("vector_add", "gemm_bf16_sm90a",
-                            "gemm_splitk_sm90a")]
+                            "gemm_splitk_sm90a", "attention_fwd_d128",
+                            "attention_fwd_d64_causal")]
 for entry in list(kept):
     twin = copy.deepcopy(entry)
     twin["case"] += ".device"

@@ -20,6 +20,9 @@
 //   {p.N}     data parameter: element N of the argument window in row-major
 //             order over its non-distributed dimensions (registers of a
 //             register-matrix tile in the instruction's layout)
+//   {p.strideN} shared or global memory parameter: the distance in elements
+//             between consecutive indices of window dimension N (outermost
+//             first) in the buffer's row-major layout, before any swizzle
 //   {p.regs}  register parameter: every element as an inline-asm read-write
 //             operand ("+f"(x0), "+f"(x1), ...)
 //   {p.list}  register parameter: the PTX vector `{%0, %1, ...}` of those

@@ -141,6 +141,50 @@ def ExoGPU_NegOp : ExoGPU_ExprOp<"neg", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$operand attr-dict `:` type($result)";
 }
 
+//===----------------------------------------------------------------------===//
+// Functions in data expressions, printed function-style: `max(e1, e2)`,
+// `exp2(e)`, `log2(e)` (softmax and log-sum-exp, examples/attention_fwd_sm90a.mlir)
+//===----------------------------------------------------------------------===//
+
+def ExoGPU_MaxOp : ExoGPU_ExprOp<"max", [Pure, Commutative,
+                                         SameOperandsAndResultType]> {
+  let summary = "`max(e1, e2)` in a data expression";
+  let description = [{
+    The larger of two data values of one precision. A floating-point NaN
+    operand yields the other operand (IEEE 754 maxNum, as CUDA's `fmaxf` and
+    PTX `max.f32`); integers compare signed or unsigned by their precision.
+
+    ```mlir
+    %2 = exogpu.max %0, %1 : f32
+    ```
+  }];
+  let arguments = (ins ExoGPU_Scalar:$lhs, ExoGPU_Scalar:$rhs);
+  let results = (outs ExoGPU_Scalar:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+class ExoGPU_UnaryFloatFnOp<string mnemonic, string what>
+    : ExoGPU_ExprOp<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "`" # mnemonic # "(e)` in a data expression";
+  let description = [{
+    The }] # what # [{ of a floating-point data value, rounded once to its
+    precision. The CUDA translation prints the accurate library function;
+    the fast hardware approximation is an instruction of the standard
+    library (`stdlib/sm90a.mlir`).
+
+    ```mlir
+    %1 = exogpu.}] # mnemonic # [{ %0 : f32
+    ```
+  }];
+  let arguments = (ins ExoGPU_Scalar:$operand);
+  let results = (outs ExoGPU_Scalar:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def ExoGPU_Exp2Op : ExoGPU_UnaryFloatFnOp<"exp2", "base-2 exponential 2^e">;
+def ExoGPU_Log2Op : ExoGPU_UnaryFloatFnOp<"log2", "base-2 logarithm">;
+
 def ExoGPU_YieldOp : ExoGPU_ExprOp<"yield", [Pure, Terminator, ReturnLike]> {
   let summary = "the value of a data expression region";
   let description = [{

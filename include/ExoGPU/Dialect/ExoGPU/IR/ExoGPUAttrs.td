@@ -48,7 +48,7 @@ def ExoGPU_MemoryAttr : ExoGPU_Attr<"Memory", "mem"> {
     /// memory, grid constants, host memory).
     bool isCpuAllocated() const;
     /// Whether the kind is a base type that only parameters may name
-    /// (Fig. 12 "base type for ..."), or is not implemented.
+    /// (Fig. 12 "base type for ...").
     static bool isAbstract(MemoryKind kind);
     /// Whether a buffer in this memory may be passed where `required` is
     /// expected: the same memory, or a memory derived from a base type.

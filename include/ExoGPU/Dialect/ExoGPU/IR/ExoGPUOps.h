@@ -31,4 +31,11 @@
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/IR/ProcOps.h.inc"
 
+namespace mlir::exogpu {
+/// Whether `op` computes a value of a data expression: a read, a literal or
+/// an operation of the expression region of an assign or reduce (every
+/// expression op but the region's yield).
+bool isDataExpressionOp(Operation *op);
+} // namespace mlir::exogpu
+
 #endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUOPS_H
