@@ -284,13 +284,13 @@ template <typename T> struct GemmKernel {
 
 /// Appends a kernel whose host function takes (stream, M, N, K, A, B, C).
 template <typename T, typename Fn>
-void add_plain(std::vector<GemmKernel<T>> &kernels, const char *name,
-               Role role, Fn fn) {
-  kernels.push_back({name, role,
-                     [fn](cudaStream_t stream, const Case &c, const T *A,
-                          const T *B, T *C) {
-                       return fn(stream, c.M, c.N, c.K, A, B, C);
-                     }});
+void add_plain(std::vector<GemmKernel<T>> &kernels, const char *name, Role role,
+               Fn fn) {
+  kernels.push_back(
+      {name, role,
+       [fn](cudaStream_t stream, const Case &c, const T *A, const T *B, T *C) {
+         return fn(stream, c.M, c.N, c.K, A, B, C);
+       }});
 }
 
 /// The tf32 variants and the entry point whose preconditions `c` meets.
@@ -307,13 +307,12 @@ std::vector<GemmKernel<float>> tf32_kernels(const Case &c, int sms) {
   if (small)
     plain("gemm_tf32_128x128_sm90a", Role::Variant, gemm_tf32_128x128_sm90a);
   for (int64_t s : split_factors(c, sms))
-    kernels.push_back({"gemm_splitk_sm90a S=" + std::to_string(s),
-                       Role::Variant,
-                       [s](cudaStream_t stream, const Case &c, const float *A,
-                           const float *B, float *C) {
-                         return gemm_splitk_sm90a(stream, c.M, c.N, s, c.K / s,
-                                                  A, B, C);
-                       }});
+    kernels.push_back(
+        {"gemm_splitk_sm90a S=" + std::to_string(s), Role::Variant,
+         [s](cudaStream_t stream, const Case &c, const float *A, const float *B,
+             float *C) {
+           return gemm_splitk_sm90a(stream, c.M, c.N, s, c.K / s, A, B, C);
+         }});
   if (small)
     plain("gemm_tf32", Role::Entry, gemm_tf32);
   return kernels;
@@ -360,8 +359,8 @@ struct Runner {
 /// A runner whose call writes a new output buffer of `count` elements of T,
 /// checked against `ref` (elementwise, relative Frobenius error).
 template <typename T, typename R>
-Runner make_runner(std::string name, Role role, double tolerance,
-                   size_t count, std::function<cudaError_t(T *, int)> call,
+Runner make_runner(std::string name, Role role, double tolerance, size_t count,
+                   std::function<cudaError_t(T *, int)> call,
                    const Buffer<R> &ref, cudaStream_t stream) {
   auto out = std::make_shared<Buffer<T>>(count);
   Runner r;
@@ -564,19 +563,18 @@ void write_csv(const std::string &path, const std::string &device) {
                  r.shape.kind.c_str(), (long long)r.shape.M,
                  (long long)r.shape.N, (long long)r.shape.K, r.variant.c_str(),
                  r.role != Role::Anchor, r.best, r.role == Role::Entry,
-                 r.stats.median, r.stats.iqm, r.stats.min,
-                 r.rate_median, r.rate_iqm, r.unit.c_str(),
-                 peak_of(r.shape.kind), r.error_first, r.error_last, r.failed,
-                 r.runs, device.c_str());
+                 r.stats.median, r.stats.iqm, r.stats.min, r.rate_median,
+                 r.rate_iqm, r.unit.c_str(), peak_of(r.shape.kind),
+                 r.error_first, r.error_last, r.failed, r.runs, device.c_str());
   std::fclose(file);
 }
 
 /// The table: per shape, the best ExoGPU variant ("specialized") and the
 /// entry point ("one kernel"), each against the anchor.
 void print_table() {
-  std::printf("\n%-6s %-18s %12s %12s %12s %7s %7s %7s  %s\n", "kind",
-              "shape", "specialized", "one kernel", "cuBLAS", "ratio",
-              "ratio 1", "%peak", "specialized kernel (median; IQM in the CSV)");
+  std::printf("\n%-6s %-18s %12s %12s %12s %7s %7s %7s  %s\n", "kind", "shape",
+              "specialized", "one kernel", "cuBLAS", "ratio", "ratio 1",
+              "%peak", "specialized kernel (median; IQM in the CSV)");
   std::vector<std::string> seen;
   for (const Row &r : rows) {
     std::string key = r.shape.kind + r.shape.label();
@@ -799,9 +797,9 @@ void run_sm80(const Case &c, Context &ctx) {
   auto add = runner_adder<float>(runners, kTf32Tolerance, m, ref, ctx.stream);
   add("gemm_sm80 (sm_80 code on sm_90)", Role::Variant,
       [&, c](float *C, int set) {
-    return gemm_sm80(ctx.stream, c.M, c.N, c.K, A[set]->get(), B[set]->get(),
-                     C);
-  });
+        return gemm_sm80(ctx.stream, c.M, c.N, c.K, A[set]->get(),
+                         B[set]->get(), C);
+      });
   add("cublasSgemm TF32 NN", Role::Anchor, [&](float *C, int set) {
     return as_cuda(nn(ctx.tf32, A[set]->get(), B[set]->get(), C));
   });
@@ -894,8 +892,7 @@ int main(int argc, char **argv) {
         for (const GemmKernel<__nv_bfloat16> &kernel : bf16_kernels(c))
           std::printf(" %s", kernel.name.c_str());
         std::printf(" | cublasGemmEx bf16 TN\n");
-      }
-      else if (c.kind == "gemv")
+      } else if (c.kind == "gemv")
         std::printf(" gemv_fast | cublasSgemv, cudaMemcpy d2d\n");
       else
         std::printf(" gemm_sm80 | cublasSgemm TF32 NN\n");

@@ -181,8 +181,8 @@ void SequentialLowering::emitExtentChecks(ProcOp proc, ArrayRef<Value> args,
       llvm::raw_string_ostream os(text);
       printControlExpr(os, extent, names);
       createAssert(loc, same,
-                   "@" + proc.getSymName() + ": extent " + Twine(dim) +
-                       " of " + names[i] + " is not " + text);
+                   "@" + proc.getSymName() + ": extent " + Twine(dim) + " of " +
+                       names[i] + " is not " + text);
     }
   }
 }
