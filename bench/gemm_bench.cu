@@ -296,16 +296,15 @@ void add_plain(std::vector<GemmKernel<T>> &kernels, const char *name, Role role,
 /// The tf32 variants and the entry point whose preconditions `c` meets.
 std::vector<GemmKernel<float>> tf32_kernels(const Case &c, int sms) {
   std::vector<GemmKernel<float>> kernels;
-  auto plain = [&](const char *name, Role role, auto fn) {
-    add_plain(kernels, name, role, fn);
-  };
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 32 == 0)
-    plain("gemm_tf32_sm90a", Role::Variant, gemm_tf32_sm90a);
+    add_plain(kernels, "gemm_tf32_sm90a", Role::Variant, gemm_tf32_sm90a);
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 128 == 0)
-    plain("gemm_tf32_overlap_sm90a", Role::Variant, gemm_tf32_overlap_sm90a);
+    add_plain(kernels, "gemm_tf32_overlap_sm90a", Role::Variant,
+              gemm_tf32_overlap_sm90a);
   bool small = c.M % 128 == 0 && c.N % 128 == 0 && c.K % 64 == 0;
   if (small)
-    plain("gemm_tf32_128x128_sm90a", Role::Variant, gemm_tf32_128x128_sm90a);
+    add_plain(kernels, "gemm_tf32_128x128_sm90a", Role::Variant,
+              gemm_tf32_128x128_sm90a);
   for (int64_t s : split_factors(c, sms))
     kernels.push_back(
         {"gemm_splitk_sm90a S=" + std::to_string(s), Role::Variant,
@@ -314,25 +313,23 @@ std::vector<GemmKernel<float>> tf32_kernels(const Case &c, int sms) {
            return gemm_splitk_sm90a(stream, c.M, c.N, s, c.K / s, A, B, C);
          }});
   if (small)
-    plain("gemm_tf32", Role::Entry, gemm_tf32);
+    add_plain(kernels, "gemm_tf32", Role::Entry, gemm_tf32);
   return kernels;
 }
 
 /// The bf16 variants and the entry point whose preconditions `c` meets.
 std::vector<GemmKernel<__nv_bfloat16>> bf16_kernels(const Case &c) {
   std::vector<GemmKernel<__nv_bfloat16>> kernels;
-  auto plain = [&](const char *name, Role role, auto fn) {
-    add_plain(kernels, name, role, fn);
-  };
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 64 == 0)
-    plain("gemm_bf16_sm90a", Role::Variant, gemm_bf16_sm90a);
+    add_plain(kernels, "gemm_bf16_sm90a", Role::Variant, gemm_bf16_sm90a);
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 256 == 0)
-    plain("gemm_bf16_overlap_sm90a", Role::Variant, gemm_bf16_overlap_sm90a);
-  bool small = c.M % 128 == 0 && c.N % 128 == 0 && c.K % 128 == 0;
-  if (small)
-    plain("gemm_bf16_128x128_sm90a", Role::Variant, gemm_bf16_128x128_sm90a);
-  if (small)
-    plain("gemm_bf16", Role::Entry, gemm_bf16);
+    add_plain(kernels, "gemm_bf16_overlap_sm90a", Role::Variant,
+              gemm_bf16_overlap_sm90a);
+  if (c.M % 128 == 0 && c.N % 128 == 0 && c.K % 128 == 0) {
+    add_plain(kernels, "gemm_bf16_128x128_sm90a", Role::Variant,
+              gemm_bf16_128x128_sm90a);
+    add_plain(kernels, "gemm_bf16", Role::Entry, gemm_bf16);
+  }
   return kernels;
 }
 

@@ -408,18 +408,14 @@ static void printDataExpr(OpAsmPrinter &p, Value value, DataPrec context) {
     return;
   }
   // Functions: their arguments need no parentheses of their own.
-  auto printFunction = [&](StringRef name, ValueRange args) {
+  if (StringRef name = dataFunctionName(def); !name.empty()) {
     p << name << '(';
-    llvm::interleaveComma(
-        args, p, [&](Value arg) { printDataExpr(p, arg, DataPrec::Sum); });
+    llvm::interleaveComma(def->getOperands(), p, [&](Value arg) {
+      printDataExpr(p, arg, DataPrec::Sum);
+    });
     p << ')';
-  };
-  if (auto max = dyn_cast_or_null<MaxOp>(def))
-    return printFunction("max", {max.getLhs(), max.getRhs()});
-  if (auto exp2 = dyn_cast_or_null<Exp2Op>(def))
-    return printFunction("exp2", exp2.getOperand());
-  if (auto log2 = dyn_cast_or_null<Log2Op>(def))
-    return printFunction("log2", log2.getOperand());
+    return;
+  }
   auto printBinary = [&](auto op, DataPrec own) {
     bool parens = static_cast<int>(own) < static_cast<int>(context);
     if (parens)
@@ -588,6 +584,16 @@ static LogicalResult verifyFloatFunction(Operation *op, Type type) {
 
 LogicalResult Exp2Op::verify() { return verifyFloatFunction(*this, getType()); }
 LogicalResult Log2Op::verify() { return verifyFloatFunction(*this, getType()); }
+
+StringRef mlir::exogpu::dataFunctionName(Operation *op) {
+  if (isa_and_nonnull<MaxOp>(op))
+    return "max";
+  if (isa_and_nonnull<Exp2Op>(op))
+    return "exp2";
+  if (isa_and_nonnull<Log2Op>(op))
+    return "log2";
+  return {};
+}
 
 bool mlir::exogpu::isDataExpressionOp(Operation *op) {
   return isa<ReadOp, ConstantOp, AddOp, SubOp, MulOp, DivOp, NegOp, MaxOp,

@@ -58,18 +58,13 @@ static void printDataText(llvm::raw_ostream &os, Value value, int context) {
     printDataText(os, neg.getOperand(), 2);
     return;
   }
-  auto function = [&](StringRef name, ValueRange args) {
+  if (StringRef name = dataFunctionName(def); !name.empty()) {
     os << name << '(';
-    llvm::interleaveComma(args, os,
+    llvm::interleaveComma(def->getOperands(), os,
                           [&](Value arg) { printDataText(os, arg, 0); });
     os << ')';
-  };
-  if (auto max = dyn_cast_or_null<MaxOp>(def))
-    return function("max", {max.getLhs(), max.getRhs()});
-  if (auto exp2 = dyn_cast_or_null<Exp2Op>(def))
-    return function("exp2", exp2.getOperand());
-  if (auto log2 = dyn_cast_or_null<Log2Op>(def))
-    return function("log2", log2.getOperand());
+    return;
+  }
   auto binary = [&](Value lhs, Value rhs, StringRef symbol, int own) {
     if (own < context)
       os << '(';

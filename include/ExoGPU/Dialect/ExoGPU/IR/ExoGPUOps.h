@@ -36,6 +36,10 @@ namespace mlir::exogpu {
 /// an operation of the expression region of an assign or reduce (every
 /// expression op but the region's yield).
 bool isDataExpressionOp(Operation *op);
+
+/// The name a data expression prints `op` by when it is a function of its
+/// operands (`max(a, b)`, `exp2(a)`, `log2(a)`), else an empty name.
+StringRef dataFunctionName(Operation *op);
 } // namespace mlir::exogpu
 
 #endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUOPS_H
