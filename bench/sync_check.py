@@ -139,7 +139,7 @@ def main():
           f"of {opts.repeat}, timeout {opts.timeout:.0f} s")
     print("check: the exogpu-sync-check pass (--mlir-timing); process: the "
           "whole exogpu-opt run (start, parse, print); peak: largest RSS")
-    print(f"{'kernel':10} {'size':>6} {'check s':>9} {'process s':>10} "
+    print(f"{'kernel':10} {'size':>18} {'check s':>9} {'process s':>10} "
           f"{'peak MiB':>9}  {'verdict':8} {'target':16} met")
     missed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,7 +166,7 @@ def main():
                 runs.append(run)
             if len(runs) < opts.repeat:
                 missed += seconds is not None
-                print(f"{kernel:10} {label:>6} "
+                print(f"{kernel:10} {label:>18} "
                       f"{'>' + format(opts.timeout, '.0f'):>9} "
                       f"{'-':>10} {'-':>9}  {'timeout':8} {target:16} no",
                       flush=True)
@@ -181,7 +181,7 @@ def main():
                     runs[0][3] == "passes"
                 met = "yes" if ok else "no"
                 missed += not ok
-            print(f"{kernel:10} {label:>6} {check:>9.3f} {process:>10.3f} "
+            print(f"{kernel:10} {label:>18} {check:>9.3f} {process:>10.3f} "
                   f"{mib:>9.1f}  {runs[0][3]:8} {target:16} {met}",
                   flush=True)
     sys.exit(1 if missed else 0)
