@@ -86,7 +86,7 @@ exogpu.instr @Sm80_mma_zero_d_tf32(
 exogpu.instr @Sm80_mma_load_a_tf32(
     %lda: size,
     %a: f32[16, 8] @Sm80_RmemMatrixA(16, 8) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: f32[16, 8] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: f32[16, 8] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; const float *p = {src} + (lane / 4u) * {lda} + lane % 4u; {a.0} = p[0]; {a.1} = p[8 * {lda}]; {a.2} = p[4]; {a.3} = p[8 * {lda} + 4]; }" {
   exogpu.for %m in seq(0, 16) {
@@ -101,7 +101,7 @@ exogpu.instr @Sm80_mma_load_a_tf32(
 exogpu.instr @Sm80_mma_load_b_tf32(
     %ldb: size,
     %b: f32[8, 8] @Sm80_RmemMatrixB(8, 8) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: f32[8, 8] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: f32[8, 8] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; const float *p = {src} + (lane % 4u) * {ldb} + lane / 4u; {b.0} = p[0]; {b.1} = p[4 * {ldb}]; }" {
   exogpu.for %n in seq(0, 8) {
@@ -131,7 +131,7 @@ exogpu.instr @Sm80_mma_tf32(
 // `ldd` is the row stride of the destination in elements.
 exogpu.instr @Sm80_mma_store_d_tf32(
     %ldd: size,
-    %dst: f32[16, 8] @CudaDeviceVisibleLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[16, 8] @CudaDeviceVisibleLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[16, 8] @Sm80_RmemMatrixD(16, 8) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; float *p = {dst} + (lane / 4u) * {ldd} + 2u * (lane % 4u); p[0] = {d.0}; p[1] = {d.1}; p[8 * {ldd}] = {d.2}; p[8 * {ldd} + 1] = {d.3}; }" {
@@ -168,7 +168,7 @@ exogpu.instr @Sm80_mma_store_d_tf32(
 exogpu.instr @Sm80_ldmatrix_a_bf16(
     %lda: size,
     %a: bf16[16, 16] @Sm80_RmemMatrixA(16, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: bf16[16, 16] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: bf16[16, 16] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; uint32_t r0, r1, r2, r3; asm volatile(\22ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\22 : \22=r\22(r0), \22=r\22(r1), \22=r\22(r2), \22=r\22(r3) : \22r\22(exo::smem_address({src} + (lane % 16u) * {lda} + (lane / 16u) * 8u)) : \22memory\22); exo::unpack_b16x2(r0, {a.0}, {a.1}); exo::unpack_b16x2(r1, {a.2}, {a.3}); exo::unpack_b16x2(r2, {a.4}, {a.5}); exo::unpack_b16x2(r3, {a.6}, {a.7}); }" {
   exogpu.for %m in seq(0, 16) {
@@ -186,7 +186,7 @@ exogpu.instr @Sm80_ldmatrix_a_bf16(
 exogpu.instr @Sm80_ldmatrix_b_bf16(
     %ldb: size,
     %b: bf16[8, 16] @Sm80_RmemMatrixB(8, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: bf16[8, 16] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: bf16[8, 16] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; uint32_t r0, r1; asm volatile(\22ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\22 : \22=r\22(r0), \22=r\22(r1) : \22r\22(exo::smem_address({src} + (lane % 8u) * {ldb} + ((lane / 8u) % 2u) * 8u)) : \22memory\22); exo::unpack_b16x2(r0, {b.0}, {b.1}); exo::unpack_b16x2(r1, {b.2}, {b.3}); }" {
   exogpu.for %n in seq(0, 8) {
@@ -204,7 +204,7 @@ exogpu.instr @Sm80_ldmatrix_b_bf16(
 exogpu.instr @Sm80_ldmatrix_trans_b_bf16(
     %ldb: size,
     %b: bf16[8, 16] @Sm80_RmemMatrixB(8, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: bf16[16, 8] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: bf16[16, 8] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; uint32_t r0, r1; asm volatile(\22ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\22 : \22=r\22(r0), \22=r\22(r1) : \22r\22(exo::smem_address({src} + (lane % 16u) * {ldb})) : \22memory\22); exo::unpack_b16x2(r0, {b.0}, {b.1}); exo::unpack_b16x2(r1, {b.2}, {b.3}); }" {
   exogpu.for %n in seq(0, 8) {
@@ -235,7 +235,7 @@ exogpu.instr @Sm80_mma_bf16(
 exogpu.instr @Sm80_ldmatrix_a_f16(
     %lda: size,
     %a: f16[16, 16] @Sm80_RmemMatrixA(16, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: f16[16, 16] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: f16[16, 16] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; uint32_t r0, r1, r2, r3; asm volatile(\22ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\22 : \22=r\22(r0), \22=r\22(r1), \22=r\22(r2), \22=r\22(r3) : \22r\22(exo::smem_address({src} + (lane % 16u) * {lda} + (lane / 16u) * 8u)) : \22memory\22); exo::unpack_b16x2(r0, {a.0}, {a.1}); exo::unpack_b16x2(r1, {a.2}, {a.3}); exo::unpack_b16x2(r2, {a.4}, {a.5}); exo::unpack_b16x2(r3, {a.6}, {a.7}); }" {
   exogpu.for %m in seq(0, 16) {
@@ -249,7 +249,7 @@ exogpu.instr @Sm80_ldmatrix_a_f16(
 exogpu.instr @Sm80_ldmatrix_b_f16(
     %ldb: size,
     %b: f16[8, 16] @Sm80_RmemMatrixB(8, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: f16[8, 16] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: f16[8, 16] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; uint32_t r0, r1; asm volatile(\22ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\22 : \22=r\22(r0), \22=r\22(r1) : \22r\22(exo::smem_address({src} + (lane % 8u) * {ldb} + ((lane / 8u) % 2u) * 8u)) : \22memory\22); exo::unpack_b16x2(r0, {b.0}, {b.1}); exo::unpack_b16x2(r1, {b.2}, {b.3}); }" {
   exogpu.for %n in seq(0, 8) {
@@ -263,7 +263,7 @@ exogpu.instr @Sm80_ldmatrix_b_f16(
 exogpu.instr @Sm80_ldmatrix_trans_b_f16(
     %ldb: size,
     %b: f16[8, 16] @Sm80_RmemMatrixB(8, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]},
-    %src: f16[16, 8] @CudaSmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+    %src: f16[16, 8] @CudaSmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "{ const unsigned lane = threadIdx.x % 32u; uint32_t r0, r1; asm volatile(\22ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\22 : \22=r\22(r0), \22=r\22(r1) : \22r\22(exo::smem_address({src} + (lane % 16u) * {ldb})) : \22memory\22); exo::unpack_b16x2(r0, {b.0}, {b.1}); exo::unpack_b16x2(r1, {b.2}, {b.3}); }" {
   exogpu.for %n in seq(0, 8) {

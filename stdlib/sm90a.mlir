@@ -413,7 +413,7 @@ exogpu.instr @Sm90_mma_async_f16_m64n256k16(
 // d_i (r = i) at the row and column of the fragment layout above.
 exogpu.instr @Sm90_store_d_m64n64_f32(
     %ldd: size,
-    %dst: f32[64, 64] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 64] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -427,7 +427,7 @@ exogpu.instr @Sm90_store_d_m64n64_f32(
 // Store a 64 x 128 wgmma accumulator to row-major global memory.
 exogpu.instr @Sm90_store_d_m64n128_f32(
     %ldd: size,
-    %dst: f32[64, 128] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 128] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -441,7 +441,7 @@ exogpu.instr @Sm90_store_d_m64n128_f32(
 // Store a 64 x 256 wgmma accumulator to row-major global memory.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -481,7 +481,7 @@ exogpu.instr @Sm90_store_d_m64n256_f32(
 // aligned (its first row a multiple of 8 in a swizzled buffer).
 exogpu.instr @Sm90_store_d_m64n256_tile64x32_f32(
     %j: index,
-    %dst: f32[64, 32] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 32] @Sm90_SmemSwizzled(128) {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; const bool odd = (row & 1u) != 0u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int s = 0; s < 4; ++s) { const unsigned q = unsigned(s) ^ (odd ? 2u : 0u); const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; const float x0 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2)] : {d}[16 * ({j}) + 4 * s]; const float x1 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 1] : {d}[16 * ({j}) + 4 * s + 1]; const float x2 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 2] : {d}[16 * ({j}) + 4 * s + 2]; const float x3 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 3] : {d}[16 * ({j}) + 4 * s + 3]; *reinterpret_cast<float2 *>(base + offset) = make_float2(x0, x1); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2(x2, x3); } }" {
@@ -499,7 +499,7 @@ exogpu.instr @Sm90_store_d_m64n256_tile64x32_f32(
 // the stores, without bank conflicts.
 exogpu.instr @Sm90_store_d_m64n128_tile64x32_f32(
     %j: index,
-    %dst: f32[64, 32] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 32] @Sm90_SmemSwizzled(128) {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; const bool odd = (row & 1u) != 0u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int s = 0; s < 4; ++s) { const unsigned q = unsigned(s) ^ (odd ? 2u : 0u); const unsigned offset = (((2u * q + (t % 4u) / 2u) ^ (row % 8u)) << 4) + (t % 2u) * 8u; const float x0 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2)] : {d}[16 * ({j}) + 4 * s]; const float x1 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 1] : {d}[16 * ({j}) + 4 * s + 1]; const float x2 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 2] : {d}[16 * ({j}) + 4 * s + 2]; const float x3 = odd ? {d}[16 * ({j}) + 4 * (s ^ 2) + 3] : {d}[16 * ({j}) + 4 * s + 3]; *reinterpret_cast<float2 *>(base + offset) = make_float2(x0, x1); *reinterpret_cast<float2 *>(base + 1024u + offset) = make_float2(x2, x3); } }" {
@@ -518,7 +518,7 @@ exogpu.instr @Sm90_store_d_m64n128_tile64x32_f32(
 // d_{32 j + 4 q + 3} eight rows below. No bank conflicts.
 exogpu.instr @Sm90_store_d_m64n256_tile64x64_bf16(
     %j: index,
-    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q], {d}[32 * ({j}) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q + 2], {d}[32 * ({j}) + 4 * q + 3]); } }" {
@@ -537,7 +537,7 @@ exogpu.instr @Sm90_store_d_m64n256_tile64x64_bf16(
 // bank conflicts (test/StdLib/epilogue-banks.test).
 exogpu.instr @Sm90_store_d_m64n128_tile64x64_bf16(
     %j: index,
-    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 128] @Sm90_RmemMatrixD(64, 128) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q], {d}[32 * ({j}) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q + 2], {d}[32 * ({j}) + 4 * q + 3]); } }" {
@@ -1291,7 +1291,7 @@ exogpu.instr @Sm90_tma_store_3d_1x64x64_bf16(
 // 64 x 64 swizzled tile, as Sm90_store_d_m64n256_tile64x64_bf16.
 exogpu.instr @Sm90_store_d_m64n64_tile64x64_bf16(
     %j: index,
-    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: bf16[64, 64] @Sm90_SmemSwizzled(128) {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 64] @Sm90_RmemMatrixD(64, 64) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>({dst}) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q], {d}[32 * ({j}) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn({d}[32 * ({j}) + 4 * q + 2], {d}[32 * ({j}) + 4 * q + 3]); } }" {

@@ -60,7 +60,7 @@ exogpu.proc @shared_buffers(%N: size, %y: f32[%N] @CudaGmemLinear, %z: f32[%N] @
 // them touch a common element (a warp's store of a tile); shared memory
 // that an instruction writes across the cluster (`dist`: multicast) may be
 // touched by threads of the other CTA.
-exogpu.instr @warp_store(%dst: f32[32] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
+exogpu.instr @warp_store(%dst: f32[32] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]})
     target = cuda, unit = cuda_warp, cuda = "{dst}[threadIdx.x % 32] = 0.f;" {
   exogpu.for %i in seq(0, 32) {
     exogpu.assign %dst[%i] = 0.0 : f32[32] @CudaGmemLinear

@@ -169,7 +169,7 @@ exogpu.instr @some_in_order_op_2(%d: f32[64, 256] @Sm90_RmemMatrixD(64, 256)) ta
     exogpu.assign %d[%i, 0] = 0.0 : f32[64, 256] @Sm90_RmemMatrixD(64, 256)
   }
 }
-exogpu.instr @example_wgmma(%d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {out_of_order, convergent}, %b: f32[256, 32] @CudaSmemLinear {out_of_order, convergent}) target = cuda, unit = cuda_warpgroup {
+exogpu.instr @example_wgmma(%d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {out_of_order, convergent}, %b: f32[256, 32] @CudaSmemLinear {out_of_order, convergent, init = wgmma_async_smem_qual}) target = cuda, unit = cuda_warpgroup {
   exogpu.for %i in seq(0, 64) {
     exogpu.reduce %d[%i, 0] += %b[%i, 0] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[256, 32] @CudaSmemLinear
   }

@@ -16,8 +16,8 @@
 // write-only check (temporally_ordered on tma_to_smem_async_qual) finds
 // CTA 1's read invisible to the issuing thread (task 1, thread 0).
 exogpu.instr @some_in_order_op(
-    %out: f32[32] @CudaGmemLinear {convergent},
-    %b: f32[128, 32] @Sm90_SmemSwizzled(128) {convergent})
+    %out: f32[32] @CudaGmemLinear,
+    %b: f32[128, 32] @Sm90_SmemSwizzled(128))
     target = cuda, unit = cuda_cta_in_cluster {
   exogpu.for %i in seq(0, 128) {
     exogpu.for %j in seq(0, 32) {
@@ -55,7 +55,7 @@ exogpu.proc @paper_a_cta_fence(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2, 32
       // One thread of CTA 0 issues the multicast.
       exogpu.for %c0 in cuda_threads(0, 1, unit = cuda_cta_in_cluster) {
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          // expected-error @below {{WAR hazard on @B[1, 0, 0]: this write is not ordered after an earlier read by {task 1: 128..255} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+          // expected-error @below {{WAR hazard on @B[1, 0, 0]: this write is not ordered after an earlier read by {task 1: 128} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B[:, :, :], %G_map[:, :]) >> %bar[:] : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
         }
@@ -79,8 +79,8 @@ exogpu.proc @paper_a_cta_fence(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2, 32
 // Twin of (a): the fence moves to cluster scope (barrier.cluster), which
 // orders both CTAs' reads before the multicast.
 exogpu.instr @some_in_order_op(
-    %out: f32[32] @CudaGmemLinear {convergent},
-    %b: f32[128, 32] @Sm90_SmemSwizzled(128) {convergent})
+    %out: f32[32] @CudaGmemLinear,
+    %b: f32[128, 32] @Sm90_SmemSwizzled(128))
     target = cuda, unit = cuda_cta_in_cluster {
   exogpu.for %i in seq(0, 128) {
     exogpu.for %j in seq(0, 32) {
@@ -136,8 +136,8 @@ exogpu.proc @paper_a_cluster_fence(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2
 // Await(cs, cuda_in_order, 0) on the cluster's CudaClusterSync
 // (barrier.cluster.arrive / wait), as in the paper's third program.
 exogpu.instr @some_in_order_op(
-    %out: f32[32] @CudaGmemLinear {convergent},
-    %b: f32[128, 32] @Sm90_SmemSwizzled(128) {convergent})
+    %out: f32[32] @CudaGmemLinear,
+    %b: f32[128, 32] @Sm90_SmemSwizzled(128))
     target = cuda, unit = cuda_cta_in_cluster {
   exogpu.for %i in seq(0, 128) {
     exogpu.for %j in seq(0, 32) {
@@ -230,7 +230,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -300,7 +300,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -369,7 +369,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -396,8 +396,8 @@ exogpu.instr @Sm90_tma_multicast_load_128x32_f32(
 }
 
 exogpu.instr @some_in_order_op_1(
-    %out: f32[32] @CudaGmemLinear {convergent},
-    %b: f32[256, 32] @Sm90_SmemSwizzled(128) {convergent})
+    %out: f32[32] @CudaGmemLinear,
+    %b: f32[256, 32] @Sm90_SmemSwizzled(128))
     target = cuda, unit = cuda_warpgroup {
   exogpu.for %i in seq(0, 256) {
     exogpu.for %j in seq(0, 32) {
@@ -478,7 +478,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -505,8 +505,8 @@ exogpu.instr @Sm90_tma_multicast_load_128x32_f32(
 }
 
 exogpu.instr @some_in_order_op_1(
-    %out: f32[32] @CudaGmemLinear {convergent},
-    %b: f32[256, 32] @Sm90_SmemSwizzled(128) {convergent})
+    %out: f32[32] @CudaGmemLinear,
+    %b: f32[256, 32] @Sm90_SmemSwizzled(128))
     target = cuda, unit = cuda_warpgroup {
   exogpu.for %i in seq(0, 256) {
     exogpu.for %j in seq(0, 32) {
@@ -585,7 +585,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -612,8 +612,8 @@ exogpu.instr @Sm90_tma_multicast_load_128x32_f32(
 }
 
 exogpu.instr @some_in_order_op_1(
-    %out: f32[32] @CudaGmemLinear {convergent},
-    %b: f32[256, 32] @Sm90_SmemSwizzled(128) {convergent})
+    %out: f32[32] @CudaGmemLinear,
+    %b: f32[256, 32] @Sm90_SmemSwizzled(128))
     target = cuda, unit = cuda_warpgroup {
   exogpu.for %i in seq(0, 256) {
     exogpu.for %j in seq(0, 32) {

@@ -47,7 +47,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -127,7 +127,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -210,7 +210,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -290,7 +290,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -370,7 +370,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -453,7 +453,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -538,7 +538,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -619,7 +619,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -700,7 +700,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {
@@ -792,7 +792,7 @@ exogpu.instr @Sm90_mma_async_tf32_m64n256k8(
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_store_d_m64n256_f32(
     %ldd: size,
-    %dst: f32[64, 256] @CudaGmemLinear {convergent, init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
+    %dst: f32[64, 256] @CudaGmemLinear {init = cuda_in_order_ram_qual, ext = [cuda_in_order_ram_qual]},
     %d: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "{ const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = {dst} + row * {ldd} + col; p[0] = {d}[r]; p[1] = {d}[r + 1]; p[8 * {ldd}] = {d}[r + 2]; p[8 * {ldd} + 1] = {d}[r + 3]; } }" {

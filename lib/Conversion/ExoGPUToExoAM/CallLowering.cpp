@@ -37,19 +37,6 @@ ParamAccessMode ProcLowering::getAccessMode(InstrOp instr, unsigned param) {
   return it->second[param];
 }
 
-/// Fig. 20 T_init: the initial timeline, by default the in-order timeline of
-/// the parameter's memory.
-static exogpu::QualTimeline getInitTimeline(InstrOp instr, ArgSpecAttr spec,
-                                            Type paramType) {
-  if (std::optional<exogpu::QualTimeline> init = spec.getInit())
-    return *init;
-  if (instr.getTarget() == InstrTarget::cpu)
-    return exogpu::QualTimeline::cpu_in_order_qual;
-  if (cast<BufferTypeInterface>(paramType).getMemory().isRmem())
-    return exogpu::QualTimeline::cuda_in_order_rmem_qual;
-  return exogpu::QualTimeline::cuda_in_order_ram_qual;
-}
-
 static exoam::QualMask toMask(ArrayRef<exogpu::QualTimeline> timelines) {
   exoam::QualMask mask = 0;
   for (exogpu::QualTimeline q : timelines)
@@ -171,8 +158,7 @@ LogicalResult ProcLowering::lowerInstrCall(CallOp call, InstrOp instr) {
       continue;
     ArgSpecAttr spec = instr.getParamSpec(i);
     bool convergent = spec.getConvergent();
-    exogpu::QualTimeline init =
-        getInitTimeline(instr, spec, instr.getParam(i).getType());
+    exogpu::QualTimeline init = instr.getParamInitTimeline(i);
     exoam::QualMask ext = toMask(spec.getExt());
     if (!ext)
       ext = exoam::getQualBit(init);

@@ -1246,6 +1246,20 @@ exogpu.instr @i(%x: f32[32] @CudaRmem {dist = [cuda_thread, cuda_thread]}) targe
 
 // -----
 
+// A warp's stores to shared memory are made by each lane on its own: one
+// lane's synchronization cannot stand for the others'.
+// expected-error @+1 {{parameter 0 is convergent but its accesses (cuda_in_order_ram_qual) are made by each thread on its own; only registers and collective async-proxy accesses (wgmma, TMA) may be convergent}}
+exogpu.instr @i(%x: f32[32] @CudaSmemLinear {convergent}) target = cuda, unit = cuda_warp {
+}
+
+// -----
+
+// expected-error @+1 {{parameter 1 is convergent but its accesses (Sm80_cp_async_qual) are made by each thread on its own}}
+exogpu.instr @i(%x: f32[4] @CudaSmemLinear {out_of_order, init = Sm80_cp_async_qual}, %y: f32[4] @CudaGmemLinear {out_of_order, convergent, init = Sm80_cp_async_qual}) target = cuda, unit = cuda_warp {
+}
+
+// -----
+
 // expected-error @+1 {{barrier_dist needs a barrier mechanism}}
 exogpu.instr @i() target = cuda, unit = cuda_thread, barrier_dist = [cuda_cta_in_cluster] {
 }

@@ -14,6 +14,12 @@ exogpu.instr @annotated(%n: size, %b: bool, %D: f32[64, 256] @Sm90_RmemMatrixD(6
     target = cuda, unit = cuda_warpgroup, barrier = @CudaMbarrier, barrier_dist = [cuda_cta_in_cluster], cuda = "wgmma {D}, {S};" {
 }
 
+// `convergent` on registers (by default on cuda_in_order_rmem_qual) and on a
+// collective async-proxy access: the twins of invalid.mlir's rejections.
+exogpu.instr @convergent_operands(%D: f32[8] @CudaRmem {convergent}, %S: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual})
+    target = cuda, unit = cuda_warpgroup {
+}
+
 exogpu.instr @tma_store(%dst: f32[128] @CudaGmemLinear {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]}, %src: f32[128] @Sm90_SmemSwizzled(64))
     target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup {
 }
@@ -276,6 +282,8 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK-LABEL: exogpu.instr @annotated(
 // CHECK-SAME: %n: size, %b: bool, %D: f32[64, 256] @Sm90_RmemMatrixD(64, 256) {convergent, dist = [4 * cuda_warp, cuda_threads_strided(2, 4)], init = wgmma_async_rmem_d_qual, ext = [wgmma_async_rmem_d_qual, cuda_in_order_rmem_qual], atomic = [cuda_in_order_ram_qual]}, %S: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, ext = [wgmma_async_smem_qual]}, %Z: f32[8] @CudaRmem {init = wgmma_zero_qual})
 // CHECK: target = cuda, unit = cuda_warpgroup, barrier = @CudaMbarrier, barrier_dist = [cuda_cta_in_cluster], cuda = "wgmma {D}, {S};" {
+// CHECK-LABEL: exogpu.instr @convergent_operands(
+// CHECK-SAME: %D: f32[8] @CudaRmem {convergent}, %S: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual})
 // CHECK-LABEL: exogpu.instr @tma_store(
 // CHECK-SAME: %dst: f32[128] @CudaGmemLinear {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]}, %src: f32[128] @Sm90_SmemSwizzled(64))
 // CHECK: target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup {

@@ -451,6 +451,34 @@ void InstrOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
+QualTimeline InstrOp::getParamInitTimeline(unsigned i) {
+  if (std::optional<QualTimeline> init = getParamSpec(i).getInit())
+    return *init;
+  if (getTarget() == InstrTarget::cpu)
+    return QualTimeline::cpu_in_order_qual;
+  if (cast<BufferTypeInterface>(getParam(i).getType()).getMemory().isRmem())
+    return QualTimeline::cuda_in_order_rmem_qual;
+  return QualTimeline::cuda_in_order_ram_qual;
+}
+
+/// Whether an access on `timeline` may be `convergent`: made by the unit's
+/// threads as one hardware operation (wgmma's shared-memory operands, a TMA
+/// copy) or on registers, which no other thread reaches. Loads, stores and
+/// cp.async copies to memory threads share are made by each thread on its
+/// own: no instruction orders one lane's access after another's, so one
+/// thread's synchronization cannot stand for the unit's (Fig. 7, t = true).
+static bool mayBeConvergent(QualTimeline timeline) {
+  switch (timeline) {
+  case QualTimeline::cpu_in_order_qual:
+  case QualTimeline::cpu_cuda_stream_qual:
+  case QualTimeline::cuda_in_order_ram_qual:
+  case QualTimeline::Sm80_cp_async_qual:
+    return false;
+  default:
+    return true;
+  }
+}
+
 LogicalResult InstrOp::verify() {
   if (failed(verifySignature(*this)))
     return failure();
@@ -469,6 +497,14 @@ LogicalResult InstrOp::verify() {
       return emitOpError() << "parameter " << i << " distributes "
                            << spec.getDist().size()
                            << " dimension(s) but has rank " << type.getRank();
+    QualTimeline init = getParamInitTimeline(i);
+    if (spec.getConvergent() && !mayBeConvergent(init))
+      return emitOpError()
+             << "parameter " << i << " is convergent but its accesses ("
+             << stringifyQualTimeline(init)
+             << ") are made by each thread on its own; only registers and "
+                "collective async-proxy accesses (wgmma, TMA) may be "
+                "convergent";
   }
   if (getBarrierDistAttr() && !getBarrier())
     return emitOpError("barrier_dist needs a barrier mechanism");

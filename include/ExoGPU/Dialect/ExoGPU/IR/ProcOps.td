@@ -105,6 +105,9 @@ def ExoGPU_InstrOp : ExoGPU_CallableOp<"instr"> {
     ArgSpecAttr getParamSpec(unsigned i) {
       return ::llvm::cast<ArgSpecAttr>(getArgSpecs()[i]);
     }
+    /// Fig. 20 T_init of data parameter `i`: its `init` annotation, by
+    /// default the in-order timeline of the parameter's memory.
+    QualTimeline getParamInitTimeline(unsigned i);
   }];
 }
 
