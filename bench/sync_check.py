@@ -21,7 +21,8 @@ targets of issues 15 and 21 (on the 2-core development machine):
   attention  examples/attention_fwd_sm90a.mlir (issue 25, no target):
            @attention_fwd_d128 at the benchmark's largest size, BH = 256,
            S = 16384 (task replay), and @attention_fwd_d128_causal at
-           BH = 16, S = 1024 (its tasks differ in length: all run)
+           BH = 256, S = 4096 (its tasks differ in length: the first task
+           of each query block runs, the others replay it)
 
 Two times per point: "check", the wall time of the exogpu-sync-check pass
 from MLIR's pass timing (what the targets measure), and "process", the whole
@@ -74,8 +75,8 @@ POINTS = [
     ("tile-sm80", "K=256", "K=256", None, None),
     ("attention", "d128-256x16384", "proc=attention_fwd_d128,BH=256,S=16384",
      None, None),
-    ("attention", "d128-causal-16x1024",
-     "proc=attention_fwd_d128_causal,BH=16,S=1024", None, None),
+    ("attention", "d128-causal-256x4096",
+     "proc=attention_fwd_d128_causal,BH=256,S=4096", None, None),
 ]
 
 

@@ -17,7 +17,8 @@ reading the previous one's output at windows shifted across task boundaries
 (either way), writing its own chunk or, now and then, a neighbour's (a race),
 staging data in per-task shared memory with or without fences, sometimes
 with windows that depend on the host iterator or a second level of tasks,
-reductions of every task into one window (atomic as in split-k, or not: a
+bodies guarded by a condition on a task iterator (which makes it a key of
+the replay: tasks with its value replay each other), reductions of every task into one window (atomic as in split-k, or not: a
 race), reads of that window (a race with the other tasks' reductions),
 stream-ordered host accesses between kernels, host records and fences on
 odd sets of timelines (which device fences may witness and raise for their
@@ -440,15 +441,34 @@ class HostLoopGenerator:
             self.emit(indent, "exoam.inc_task_id")
         self.emit(indent, f"exoam.loop %t in (0, {self.tasks}) {{")
         self.emit(indent + 2, "exoam.inc_task_id")
+        # Now and then a task iterator that guards the body: a key of the
+        # replay (tasks with the same value replay each other).
+        guard = self.key_guard()
+        body = indent + 2
+        if guard:
+            self.emit(body, f"exoam.if {guard} {{")
+            body += 2
         if self.rng.random() < 0.5:
-            self.staged(indent + 2, src, dst)
+            self.staged(body, src, dst)
         else:
-            self.direct(indent + 2, src, dst)
+            self.direct(body, src, dst)
+        if guard:
+            self.emit(indent + 2, "}")
         self.emit(indent, "}")
         if self.rows > 1:
             indent -= 2
             self.emit(indent, "}")
         self.emit(indent, COMPLETE)
+
+    def key_guard(self):
+        """A condition on a task iterator, or None."""
+        rng = self.rng
+        if rng.random() >= 0.3:
+            return None
+        choices = [f"%t < {rng.randint(1, self.tasks)}", "%t > 0"]
+        if self.rows > 1:
+            choices.append("%u == 0")
+        return rng.choice(choices)
 
     def program(self):
         rng = self.rng

@@ -24,6 +24,8 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <chrono>
+#include <deque>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::exoam;
@@ -189,11 +191,22 @@ private:
   /// whether the box engine replays tasks.
   InterpretOptions options;
   /// Per task loop (in first-run order), its replay plan (none: not
-  /// replayable), summary, and how many of its tasks ran and were replayed.
+  /// replayable), its summaries by key, and how many of its tasks ran and
+  /// were replayed.
   struct TaskLoopState {
     std::optional<TaskLoopPlan> plan;
-    std::optional<TaskSummary> summary;
+    std::map<SmallVector<int64_t>, TaskSummary> summaries;
+    /// The keys of `summaries`, oldest first: past kMaxTaskSummaries, the
+    /// oldest summary goes (its tasks run and record it again).
+    std::deque<SmallVector<int64_t>> summaryOrder;
     int64_t ran = 0, replayed = 0;
+    /// The summary of the tasks with `key`, if one was recorded.
+    TaskSummary *lookup(ArrayRef<int64_t> key) {
+      auto it = summaries.find(SmallVector<int64_t>(key));
+      return it == summaries.end() ? nullptr : &it->second;
+    }
+    /// Keeps `summary` for the tasks with its key.
+    TaskSummary &keep(TaskSummary summary);
   };
   /// (Boxed: a state stays where it is while the loop's body adds entries.)
   llvm::MapVector<Operation *, std::unique_ptr<TaskLoopState>> taskLoops;
@@ -215,6 +228,7 @@ private:
   /// plan, the task and the boxes it recorded on.
   struct PendingCompaction {
     TaskLoopState *loop;
+    TaskSummary *summary;
     int64_t task;
     std::vector<AccessWindow> boxes;
     /// The store's seen-by-all epoch when the task ended.
@@ -892,21 +906,22 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   };
   SmallVector<int64_t> key = valuesOf(plan.getKeyValues());
   SmallVector<int64_t> iterators = valuesOf(plan.getTaskIterators());
-  bool known = state.summary && state.summary->key == key;
+  TaskSummary *summary = state.lookup(key);
+  bool known = summary;
   bool finished = options.compactFinishedTasks && plan.finishesWithBody();
   // Once this task has finished, its global records (on the boxes of the
   // summary, translated) are rewritten into their finished form.
   auto compactLater = [&]() {
     if (options.compactFinishedTasks)
       pendingCompaction = PendingCompaction{
-          &state, task, getRecordedBoxes(plan, *state.summary, iterators),
+          &state, summary, task, getRecordedBoxes(plan, *summary, iterators),
           env->getSeenByAllEpoch()};
   };
   if (known) {
     if (failed(budget.step(op)))
       return failure();
     ReplayResult replayed = replayTask(
-        plan, *state.summary, *env, task, iterators,
+        plan, *summary, *env, task, iterators,
         [&](const AccessWindow &window) { return isInBounds(window); });
     if (replayed != ReplayResult::NotReplayed) {
       ++state.replayed;
@@ -939,11 +954,29 @@ LogicalResult Interpreter::execTask(LoopOp op, TaskLoopState &state) {
   }
   recorder = nullptr;
   if (watching)
-    if (std::optional<TaskSummary> summary = watching->finish(key, iterators))
-      state.summary = std::move(summary);
-  if (state.summary && state.summary->key == key)
+    if (std::optional<TaskSummary> recorded = watching->finish(key, iterators))
+      summary = &state.keep(std::move(*recorded));
+  if (summary)
     compactLater();
   return success();
+}
+
+/// At most this many summaries per task loop: tasks whose keys cycle through
+/// more (a causal attention kernel's query blocks at S / 128 > 1024) run
+/// every time, but memory stays bounded.
+static constexpr size_t kMaxTaskSummaries = 1024;
+
+TaskSummary &Interpreter::TaskLoopState::keep(TaskSummary summary) {
+  SmallVector<int64_t> key = summary.key;
+  auto [it, inserted] = summaries.insert_or_assign(key, std::move(summary));
+  if (inserted) {
+    summaryOrder.push_back(key);
+    if (summaryOrder.size() > kMaxTaskSummaries) {
+      summaries.erase(summaryOrder.front());
+      summaryOrder.pop_front();
+    }
+  }
+  return it->second;
 }
 
 void Interpreter::compactPendingTask() {
@@ -957,7 +990,7 @@ void Interpreter::compactPendingTask() {
   compactFinishedTask(*loop.plan, *env, pendingCompaction->task,
                       pendingCompaction->boxes);
   if (wentThroughTask)
-    loop.summary->seenByAllEpoch = env->getSeenByAllEpoch();
+    pendingCompaction->summary->seenByAllEpoch = env->getSeenByAllEpoch();
   pendingCompaction.reset();
 }
 

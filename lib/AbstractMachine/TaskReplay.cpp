@@ -97,20 +97,55 @@ static bool keepsLocalsInside(LoopOp loop,
   return inside;
 }
 
+/// Whether the statements of `body` use `iterator` other than in the
+/// windows of their accesses to variables outside `locals`: in a loop bound,
+/// a condition, an allocation's extents, a thread mapping or a window of a
+/// local variable. Tasks that differ in such an iterator may run different
+/// statements (the causal attention kernel's K/V loop ends at its query
+/// block), so it is part of the replay key.
+static bool selectsStatements(Block &body, Value iterator,
+                              const llvm::DenseSet<StringAttr> &locals) {
+  bool selects = false;
+  body.walk([&](Operation *op) {
+    if (selects || !llvm::is_contained(op->getOperands(), iterator))
+      return;
+    SmallVector<int> iteratorOf = getIteratorMap(op, iterator);
+    if (isa<AllocOp, LoopOp, IfOp>(op))
+      selects = true;
+    if (ThreadMappingAttr threads = getThreadMapping(op))
+      selects |= usesIterator(threads, iteratorOf);
+    forEachAccess(op, [&](StringAttr, AccessAttr access) {
+      if (locals.contains(access.getVar()))
+        selects |=
+            llvm::any_of(access.getCoords().getResults(), [&](AffineExpr e) {
+              return usesIterator(e, iteratorOf);
+            });
+    });
+  });
+  return selects;
+}
+
 std::optional<TaskLoopPlan> TaskLoopPlan::analyze(LoopOp loop) {
   if (!isTaskLoop(loop))
     return std::nullopt;
   TaskLoopPlan plan;
+  Block &body = loop.getBody().front();
+  body.walk(
+      [&](AllocOp alloc) { plan.locals.insert(alloc.getTarget().getVar()); });
+  // The task iterators that select statements are key values: replays
+  // translate windows along the others only.
   for (Operation *op = loop; op; op = op->getParentOp())
     if (auto enclosing = dyn_cast<LoopOp>(op);
-        enclosing && isTaskLoop(enclosing))
-      plan.taskIterators.push_back(enclosing.getIterator());
-  Block &body = loop.getBody().front();
+        enclosing && isTaskLoop(enclosing)) {
+      Value iterator = enclosing.getIterator();
+      if (selectsStatements(body, iterator, plan.locals))
+        plan.keyValues.insert(iterator);
+      else
+        plan.taskIterators.push_back(iterator);
+    }
   for (auto it = std::next(body.begin()); it != body.end() && isa<AllocOp>(*it);
        ++it)
     ++plan.prefixSize;
-  body.walk(
-      [&](AllocOp alloc) { plan.locals.insert(alloc.getTarget().getVar()); });
   Region &bodyRegion = loop.getBody();
   auto taskIndex = [&](Value value) -> int {
     auto found = llvm::find(plan.taskIterators, value);

@@ -32,11 +32,14 @@ class WindowUnion;
 ///    it accesses is *global* (at run time, a task must allocate a local
 ///    variable before it accesses it, always with the same box);
 ///  * every barrier the body uses is local, and no statement runs on the CPU;
-///  * the *task iterators* (the iterators of this loop and of enclosing
-///    task loops) appear only in the windows of global accesses, and there
-///    only in terms of the form c * i (not under mod or a division), with the
-///    same coefficients in every access of a variable: tasks then access
-///    each global variable at windows translated by one vector;
+///  * an iterator of this loop or of an enclosing task loop that selects
+///    statements (a loop bound, a condition, an allocation's extents, a
+///    thread mapping or a window of a local variable uses it) is a key
+///    value; the others, the *task iterators*, appear only in the windows of
+///    global accesses, and there only in terms of the form c * i (not under
+///    mod or a division), with the same coefficients in every access of a
+///    variable: tasks with the same key then access each global variable at
+///    windows translated by one vector;
 ///  * every record statement records at unordered or above.
 class TaskLoopPlan {
 public:

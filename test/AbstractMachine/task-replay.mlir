@@ -72,8 +72,65 @@ exoam.proc @keyed_by_outer_loop() {
 
 // -----
 
-// Not replayable: the task iterator selects threads, sits under a mod, or
-// guards a statement. These loops run every task and give no remark.
+// A task iterator that selects statements (here the bound of a loop whose
+// length grows with the query block %i, as in the causal attention kernel)
+// is part of the key; windows are translated along the others (%b). Each
+// value of %i runs once and the tasks with the same %i are replayed: the
+// keys alternate from task to task, so the loop keeps one summary per key.
+// CHECK-LABEL: remark: task loop: 2 task(s) ran, 6 replayed
+exoam.proc @keyed_task_iterator() {
+  exoam.loop %b in (0, 4) {
+    exoam.inc_task_id
+    exoam.loop %i in (0, 2) {
+      exoam.inc_task_id
+      exoam.alloc @smem[8]
+      exoam.loop %k in (0, %i + 1) {
+        exoam.check_mutates fully_ordered @A[%b, %k, 0 to 7] on [cuda_in_order_ram_qual] threads gpu[8]
+        exoam.record_read fully_ordered @A[%b, %k, 0 to 7] on cuda_in_order_ram_qual threads gpu[8]
+        exoam.record_mutate fully_ordered @smem[0 to 7] on cuda_in_order_ram_qual threads gpu[8]
+      }
+      exoam.check_mutates temporally_ordered @C[%b, %i] on [cuda_in_order_ram_qual] threads gpu[8 (_, 1, 0)]
+      exoam.check_reads temporally_ordered @C[%b, %i] on [cuda_in_order_ram_qual] threads gpu[8 (_, 1, 0)]
+      exoam.clear_reads @C[%b, %i]
+      exoam.clear_mutates @C[%b, %i]
+      exoam.record_mutate fully_ordered @C[%b, %i] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
+    }
+  }
+}
+
+// -----
+
+// The rejected twin: the tasks of the second query block also write one
+// element of D that does not move with %b. The task (b = 1, i = 0) is
+// replayed; the task (b = 1, i = 1) checks a
+// list holding the record of (b = 0, i = 1), which it does not see, so it
+// runs instead of being replayed and fails as it must.
+// CHECK-LABEL: remark: task loop: 3 task(s) ran, 1 replayed
+exoam.proc @keyed_task_iterator_race() {
+  exoam.loop %b in (0, 4) {
+    exoam.inc_task_id
+    exoam.loop %i in (0, 2) {
+      exoam.inc_task_id
+      exoam.if %i == 1 {
+        // expected-error @below {{check_mutates failed on @D[0]}}
+        exoam.check_mutates temporally_ordered @D[0] on [cuda_in_order_ram_qual] threads gpu[8 (_, 1, 0)]
+        exoam.clear_mutates @D[0]
+        // expected-note @below {{the mutate was recorded here}}
+        exoam.record_mutate fully_ordered @D[0] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
+      }
+      exoam.record_mutate fully_ordered @C[%b, %i] on cuda_in_order_ram_qual threads gpu[8 (_, 1, 0)]
+    }
+  }
+}
+
+// -----
+
+// Not replayable: the task iterator sits under a mod in a global window.
+// This loop runs every task and gives no remark. A task iterator that
+// selects threads or guards a statement is a key: each task of these
+// loops has its own, so every task runs.
+// CHECK-LABEL: remark: task loop: 4 task(s) ran, 0 replayed
+// CHECK: remark: task loop: 4 task(s) ran, 0 replayed
 exoam.proc @not_replayable() {
   exoam.loop %t in (0, 4) {
     exoam.inc_task_id
