@@ -118,6 +118,10 @@ def ExoGPU_ArgSpecAttr : ExoGPU_Attr<"ArgSpec", "arg"> {
     the leading dimensions, and the initial, extended and atomic qualitative
     timelines used by the abstract machine (Fig. 19, 20). Absent fields print
     nothing; `init` defaults to the in-order timeline of the memory.
+    `convergent` lets one thread's synchronization stand for the unit's
+    (Fig. 7, t = true): an `exogpu.instr` may set it only on registers and
+    on collective async-proxy accesses (wgmma, TMA), not on the loads,
+    stores and cp.async copies each thread makes on its own.
 
     ```mlir
     #exogpu.arg<out_of_order, init = Sm80_cp_async_qual, ext = [Sm80_cp_async_qual]>
