@@ -182,7 +182,7 @@ static StatementAccesses classifyAccesses(Operation *op) {
     std::optional<MemoryAttr> memory = getMemory(arg);
     if (!memory || !isSharedByThreads(*memory))
       continue;
-    uint32_t timelines = getParamTimelines(instr.getParamSpec(i));
+    uint32_t timelines = getParamTimelines(instr, i);
     // A wgmma's shared-memory operands are read by the warpgroup's
     // collective operation; wgmma.wait_group completes it for every thread
     // of the warpgroup at once, and its reads are all that can be pending

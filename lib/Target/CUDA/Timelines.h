@@ -39,12 +39,12 @@ inline const uint32_t kRegisterTimelines =
     getQualBit(QualTimeline::cuda_in_order_rmem_qual) |
     kWgmmaRegisterTimelines | getQualBit(QualTimeline::wgmma_zero_qual);
 
-/// The timelines an instruction parameter's accesses are on.
-inline uint32_t getParamTimelines(ArgSpecAttr spec) {
-  uint32_t mask = 0;
-  if (std::optional<QualTimeline> init = spec.getInit())
-    mask |= getQualBit(*init);
-  for (QualTimeline q : spec.getExt())
+/// The timelines data parameter `i` of `instr` accesses memory on: its
+/// initial timeline (Fig. 20 T_init, by default the in-order timeline of its
+/// memory) and its extended ones.
+inline uint32_t getParamTimelines(InstrOp instr, unsigned i) {
+  uint32_t mask = getQualBit(instr.getParamInitTimeline(i));
+  for (QualTimeline q : instr.getParamSpec(i).getExt())
     mask |= getQualBit(q);
   return mask;
 }
@@ -63,7 +63,7 @@ inline bool callUsesTimelines(CallOp call, uint32_t timelines) {
     return false;
   for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)
     if (instr.getParamKind(i) == ParamKind::data &&
-        (getParamTimelines(instr.getParamSpec(i)) & timelines))
+        (getParamTimelines(instr, i) & timelines))
       return true;
   return false;
 }

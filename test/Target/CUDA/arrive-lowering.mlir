@@ -101,6 +101,42 @@ exogpu.proc @warp_release(%g: f32[64] @CudaGmemLinear, %out: f32[2] @CudaGmemLin
   }
 }
 
+// The same writes made by an instruction whose parameters carry no
+// annotation: their accesses are on the in-order timeline of their memory
+// (Fig. 20 T_init), generic accesses each lane makes on its own, so the
+// arrive keeps the __syncwarp.
+exogpu.instr @copy_element(%dst: f32[1] @CudaSmemLinear, %src: f32[1] @CudaGmemLinear)
+    target = cuda, unit = cuda_thread, cuda = "*({dst}) = *({src});" {
+  exogpu.assign %dst[0] = %src[0] : f32[1] @CudaSmemLinear, f32[1] @CudaGmemLinear
+}
+// CHECK-LABEL: warp_release_by_instruction_kernel(
+// CHECK: // arrive-lowering.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[]
+// CHECK-NEXT: __syncwarp();
+// CHECK-NEXT: if (exo_thread % 32 == 0) {
+// CHECK-NEXT: exo::mbarrier_arrive(&bar[0]);
+// CHECK-NEXT: }
+exogpu.proc @warp_release_by_instruction(%g: f32[64] @CudaGmemLinear, %out: f32[2] @CudaGmemLinear) {
+  exogpu.device_function(warps = ["writers" = (2, 0, 0), "reader" = (1, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[64] @CudaSmemLinear
+      %bar = exogpu.alloc barrier @CudaMbarrier
+      exogpu.warps "writers" {
+        exogpu.for %t in cuda_threads(0, 64, unit = cuda_thread) {
+          exogpu.call @copy_element(%s[%t:%t + 1], %g[%t:%t + 1]) : f32[64] @CudaSmemLinear, f32[64] @CudaGmemLinear
+        }
+        exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      }
+      exogpu.warps "reader" {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
+          exogpu.assign %out[%task] = %s[63] : f32[2] @CudaGmemLinear, f32[64] @CudaSmemLinear
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}
+
 // The same writes, then a Fence of the two warps (a named barrier): lane 0
 // of each warp met every lane there, so no __syncwarp. The arriving
 // collective is two warps, not a warpgroup: one arrive per warp.

@@ -46,6 +46,39 @@ exogpu.proc @release_to_async_reader(%g: f32[16] @CudaGmemLinear, %out: f32[32] 
   }
 }
 
+// The same writes made by an instruction whose parameters carry no
+// annotation (generic-proxy accesses, the default timeline of shared
+// memory): the arrive keeps the proxy fence.
+exogpu.instr @copy_element(%dst: f32[1] @CudaSmemLinear, %src: f32[1] @CudaGmemLinear)
+    target = cuda, unit = cuda_thread, cuda = "*({dst}) = *({src});" {
+  exogpu.assign %dst[0] = %src[0] : f32[1] @CudaSmemLinear, f32[1] @CudaGmemLinear
+}
+// CHECK-LABEL: release_by_instruction_to_async_reader_kernel(
+// CHECK: // proxy-fences.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> full[]
+// CHECK-NEXT: exo::fence_proxy_async();
+// CHECK-NEXT: __syncwarp();
+exogpu.proc @release_by_instruction_to_async_reader(%g: f32[16] @CudaGmemLinear, %out: f32[32] @CudaGmemLinear) {
+  exogpu.device_function(warps = ["writer" = (1, 0, 0), "storer" = (1, 0, 0)]) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[16] @CudaSmemLinear
+      %full = exogpu.alloc barrier @CudaMbarrier
+      exogpu.warps "writer" {
+        exogpu.for %t in cuda_threads(0, 16, unit = cuda_thread) {
+          exogpu.call @copy_element(%s[%t:%t + 1], %g[%t:%t + 1]) : f32[16] @CudaSmemLinear, f32[16] @CudaGmemLinear
+        }
+        exogpu.arrive(cuda_in_order, 1) >> %full : barrier @CudaMbarrier
+      }
+      exogpu.warps "storer" {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.await(%full, cuda_generic_and_async, -1) : barrier @CudaMbarrier
+          exogpu.call @tma_store(%out[%task * 16:%task * 16 + 16], %s[:]) : f32[32] @CudaGmemLinear, f32[16] @CudaSmemLinear
+        }
+      }
+      exogpu.fence(cuda_generic_and_async, cuda_in_order)
+    }
+  }
+}
+
 // The writers fenced their writes to the async proxy already (a Fence of
 // the warp): the arrive needs no proxy fence, nor a __syncwarp.
 // CHECK-LABEL: release_after_proxy_fence_kernel(
