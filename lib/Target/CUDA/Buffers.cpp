@@ -255,10 +255,22 @@ SmallVector<AffineExpr> ProcState::toRootCoords(const BufferView &view,
   return root;
 }
 
-/// `text`, parenthesized unless it is a name or a number.
-static std::string wrapOperand(const std::string &text) {
+std::string mlir::exogpu::cuda::wrapOperand(const std::string &text) {
   return text.find_first_of(" +-*/%") == std::string::npos ? text
                                                            : "(" + text + ")";
+}
+
+std::pair<int64_t, SmallVector<std::string>>
+ProcState::strideFactors(ArrayRef<AffineExpr> inner) {
+  int64_t constant = 1;
+  SmallVector<std::string> factors;
+  for (AffineExpr extent : inner) {
+    if (auto c = dyn_cast<AffineConstantExpr>(extent))
+      constant *= c.getValue();
+    else
+      factors.push_back(wrapOperand(print(extent)));
+  }
+  return {constant, factors};
 }
 
 std::string ProcState::linearOffset(ArrayRef<AffineExpr> coords,
@@ -270,14 +282,8 @@ std::string ProcState::linearOffset(ArrayRef<AffineExpr> coords,
   AffineExpr folded = getAffineConstantExpr(0, ctx);
   SmallVector<std::string> terms;
   for (size_t i = 0; i < coords.size(); ++i) {
-    int64_t constantStride = 1;
-    SmallVector<std::string> dynamicStride;
-    for (AffineExpr extent : extents.drop_front(i + 1)) {
-      if (auto c = dyn_cast<AffineConstantExpr>(extent))
-        constantStride *= c.getValue();
-      else
-        dynamicStride.push_back(wrapOperand(print(extent)));
-    }
+    auto [constantStride, dynamicStride] =
+        strideFactors(extents.drop_front(i + 1));
     if (dynamicStride.empty()) {
       folded = folded + coords[i] * constantStride;
       continue;
@@ -458,14 +464,7 @@ FailureOr<std::string> ProcState::elementStride(const BufferView &view,
     return emitInternalError(loc)
            << "a stride names shared or global memory, not registers";
   }
-  int64_t constant = 1;
-  SmallVector<std::string> factors;
-  for (AffineExpr extent : inner) {
-    if (std::optional<int64_t> c = getConstant(extent))
-      constant *= *c;
-    else
-      factors.push_back(wrapOperand(print(extent)));
-  }
+  auto [constant, factors] = strideFactors(inner);
   if (constant != 1 || factors.empty())
     factors.push_back(std::to_string(constant));
   return llvm::join(factors, " * ");

@@ -366,9 +366,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
     if (instr.getParamKind(param) != ParamKind::data) {
       std::string value =
           printControlArg(call, position[param], instr.getParamKind(param));
-      expanded += value.find_first_of(" +-*/%") == std::string::npos
-                      ? value
-                      : "(" + value + ")";
+      expanded += wrapOperand(value);
       continue;
     }
     const BufferView &view = (*views)[position[param]];
@@ -399,9 +397,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       AffineExpr relative =
           normalizeControlExpr(view.dims[d].lo - it->second.view.dims[d].lo);
       std::string value = state.print(relative);
-      expanded += value.find_first_of(" +-*/%") == std::string::npos
-                      ? value
-                      : "(" + value + ")";
+      expanded += wrapOperand(value);
       continue;
     }
     unsigned strideDim;
@@ -410,9 +406,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
           state.elementStride(view, strideDim, call.getLoc());
       if (failed(stride))
         return failure();
-      expanded += stride->find_first_of(" +-*/%") == std::string::npos
-                      ? *stride
-                      : "(" + *stride + ")";
+      expanded += wrapOperand(*stride);
       continue;
     }
     field = piece.field;

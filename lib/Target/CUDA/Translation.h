@@ -246,7 +246,14 @@ private:
   /// The C++ of the row-major offset of a root element over `extents`.
   std::string linearOffset(ArrayRef<AffineExpr> coords,
                            ArrayRef<AffineExpr> extents);
+  /// The row-major stride of a dimension whose inner extents are `inner`:
+  /// the product of its constant extents and the C++ operands of the others.
+  std::pair<int64_t, SmallVector<std::string>>
+  strideFactors(ArrayRef<AffineExpr> inner);
 };
+
+/// `text`, parenthesized unless it is a name or a number: a C++ operand.
+std::string wrapOperand(const std::string &text);
 
 /// Emits an error at `loc` prefixed as a translation error.
 InFlightDiagnostic emitTranslationError(Location loc);
