@@ -77,7 +77,7 @@ public:
   bool hasRecordSeenByAll() override;
   void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
                   const LiftSignature &signature) override;
-  void liftObserving(const ElementKey &barrier, int64_t max,
+  void liftObserving(const ElementKey &barrier, int64_t max, int64_t done,
                      const RecordLift &lambda,
                      const LiftSignature &signature) override;
   void endBarrierLifetime(const ElementKey &barrier) override;
@@ -149,11 +149,17 @@ private:
     }
   };
   /// Per barrier element in its current lifetime: the cells with a record
-  /// that observed it, by the count observed; and per AWAIT signature the
-  /// largest Max it ran with.
+  /// that observed it, by the count observed, and the lowest count each
+  /// observed; and per AWAIT signature the count up to which its lifts
+  /// raised every observer (`done`) and the start of its latest lift.
   struct BarrierIndex {
     std::set<std::pair<int64_t, CellId>> observers;
-    std::map<LiftSignature, int64_t> awaits;
+    DenseMap<CellId, int64_t> lowest;
+    struct AwaitMemo {
+      int64_t done;
+      ChangeNumber since;
+    };
+    std::map<LiftSignature, AwaitMemo> awaits;
   };
   std::map<ElementKey, BarrierIndex, KeyLess> barriers;
 
@@ -217,21 +223,27 @@ void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
     else
       grant.threads.forEachTask(noteTask);
   }
-  for (const auto &[key, count] : record.arrives)
-    barriers[key].observers.insert({count, id});
+  for (const auto &[key, count] : record.arrives) {
+    BarrierIndex &index = barriers[key];
+    index.observers.insert({count, id});
+    auto [lowest, inserted] = index.lowest.try_emplace(id, count);
+    if (!inserted)
+      lowest->second = std::min(lowest->second, count);
+  }
 }
 
 void BoxStore::index(CellId id, bool all) {
-  ElementState &state = cells[id].state;
-  for (std::vector<VisibilityRecord> *records : {&state.reads, &state.mutates})
-    for (VisibilityRecord &record : *records) {
-      if (!all && record.indexed)
-        continue;
-      if (!record.indexed && isSeenByAll(record))
-        ++seenByAllEpoch;
-      indexRecord(id, record);
-      record.indexed = true;
-    }
+  forEachRecordList(cells[id].state,
+                    [&](std::vector<VisibilityRecord> &records, bool) {
+                      for (VisibilityRecord &record : records) {
+                        if (!all && record.indexed)
+                          continue;
+                        if (!record.indexed && isSeenByAll(record))
+                          ++seenByAllEpoch;
+                        indexRecord(id, record);
+                        record.indexed = true;
+                      }
+                    });
 }
 
 void BoxStore::noteChange(CellId id) {
@@ -272,9 +284,11 @@ void BoxStore::liftCell(CellId id, const RecordLift &lambda,
     return;
   // Lifts add grants and observed barriers (and mark those records not
   // indexed), split groups, or drop a barrier (which the indexes tolerate).
-  Cell &cell = cells[id];
-  bool changed = lambda(cell.state.reads);
-  changed |= lambda(cell.state.mutates);
+  bool changed = false;
+  forEachRecordList(cells[id].state,
+                    [&](std::vector<VisibilityRecord> &records, bool ring) {
+                      changed |= lambda(records, ring);
+                    });
   if (!changed)
     return;
   index(id, /*all=*/false);
@@ -323,33 +337,47 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
 }
 
 void BoxStore::liftObserving(const ElementKey &barrier, int64_t max,
-                             const RecordLift &lambda,
+                             int64_t done, const RecordLift &lambda,
                              const LiftSignature &signature) {
-  beginLift();
+  ChangeNumber start = beginLift();
   auto found = barriers.find(barrier);
   if (found == barriers.end())
     return;
   BarrierIndex &index = found->second;
-  DenseSet<CellId> visited;
-  // An earlier lift with this signature raised every record that had
-  // observed a count up to its Max; a record cannot observe such a count
-  // later (counts only grow within a lifetime, and a record observes the
-  // current count), and grants are never lost: only the counts above the
-  // largest earlier Max are new.
-  std::optional<int64_t> done;
-  auto [it, inserted] = index.awaits.try_emplace(signature, max);
-  if (!inserted) {
-    done = it->second;
-    it->second = std::max(max, it->second);
-  }
-  if (done && *done >= max)
-    return;
-  auto first = done ? index.observers.upper_bound({*done, ~CellId(0)})
-                    : index.observers.begin();
   SmallVector<CellId> pending;
-  for (auto entry = first;
-       entry != index.observers.end() && entry->first <= max; ++entry)
-    pending.push_back(entry->second);
+  // The observers at a count in (above, max], or at most max.
+  auto addObservers = [&](std::optional<int64_t> above) {
+    for (auto entry = above ? index.observers.upper_bound({*above, ~CellId(0)})
+                            : index.observers.begin();
+         entry != index.observers.end() && entry->first <= max; ++entry)
+      pending.push_back(entry->second);
+  };
+  auto [it, inserted] =
+      index.awaits.try_emplace(signature, BarrierIndex::AwaitMemo{done, start});
+  if (!inserted && it->second.since >= logBase) {
+    // An earlier lift with this signature raised every record that had
+    // observed a count up to its `done` (grants are never lost). A record
+    // observes such a count later only if it was made, copied or changed
+    // since (an await may pair with an arrive not made yet, and a record
+    // may observe the current count): its cell is logged. So the observers
+    // above `done`, and the logged cells that observe the barrier at most
+    // at Max.
+    BarrierIndex::AwaitMemo memo = it->second;
+    it->second = {std::max(memo.done, done), start};
+    addObservers(memo.done);
+    for (ChangeNumber n = memo.since; n < start; ++n) {
+      CellId id = changeLog[n - logBase];
+      auto lowest = index.lowest.find(id);
+      if (lowest != index.lowest.end() && lowest->second <= max)
+        pending.push_back(id);
+    }
+  } else {
+    // The first lift with this signature, or one whose start the log no
+    // longer holds: every observer.
+    it->second = {done, start};
+    addObservers(std::nullopt);
+  }
+  DenseSet<CellId> visited;
   for (CellId id : pending)
     liftCell(id, lambda, visited);
 }
@@ -366,7 +394,7 @@ void BoxStore::endBarrierLifetime(const ElementKey &barrier) {
   for (CellId id : pending)
     liftCell(
         id,
-        [&](std::vector<VisibilityRecord> &records) {
+        [&](std::vector<VisibilityRecord> &records, bool) {
           return forgetBarrier(records, barrier);
         },
         visited);
@@ -499,9 +527,7 @@ void BoxStore::visitBoxes(
 bool BoxStore::hasRecordSeenByAll() {
   // Such a record is in a cell of the index (which may hold stale cells).
   return llvm::any_of(seenByEveryTask, [&](CellId id) {
-    const ElementState &state = cells[id].state;
-    return cells[id].refs != 0 && (llvm::any_of(state.reads, isSeenByAll) ||
-                                   llvm::any_of(state.mutates, isSeenByAll));
+    return cells[id].refs != 0 && holdsRecordSeenByAll(cells[id].state);
   });
 }
 

@@ -13,8 +13,10 @@
 #include "CheckDiagnostics.h"
 #include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
+#include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "PeriodicLoop.h"
+#include "Rings.h"
 #include "RunBudget.h"
 #include "StatementInfo.h"
 #include "TaskReplay.h"
@@ -37,7 +39,8 @@ public:
   explicit Interpreter(const InterpretOptions &options)
       : budget(options.maxSteps, options.maxMemoryMiB), options(options),
         env(options.engine == Engine::Reference ? createReferenceStore()
-                                                : createBoxStore()) {}
+                                                : createBoxStore()),
+        rings(/*group=*/options.engine == Engine::Box) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
   /// A remark per replayable task loop that ran (its tasks run and
   /// replayed) and per loop that ran iterations in bulk.
@@ -128,6 +131,7 @@ private:
   LogicalResult execFence(FenceOp op);
   LogicalResult execArrive(ArriveOp op);
   LogicalResult execAwait(AwaitOp op);
+  LogicalResult execComplete(CompleteOp op);
   /// The AWAITs that may still raise records through an element of
   /// `barrier` (accessed by `op`), if every lifetime of it lies within one
   /// task (then within the current one).
@@ -244,6 +248,8 @@ private:
   bool needsExactRun = false;
   /// rho.
   std::unique_ptr<SyncStore> env;
+  /// The rules of barrier elements that are rings of mbarriers.
+  RingRules rings;
 };
 } // namespace
 
@@ -348,6 +354,7 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](FenceOp fence) { return execFence(fence); })
       .Case([&](ArriveOp arrive) { return execArrive(arrive); })
       .Case([&](AwaitOp await) { return execAwait(await); })
+      .Case([&](CompleteOp complete) { return execComplete(complete); })
       .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
       .Case([&](CheckConditionOp check) { return execCheckCondition(check); })
       .Case([&](CheckBoundsOp check) { return execCheckBounds(check); })
@@ -1003,22 +1010,6 @@ LogicalResult Interpreter::execIf(IfOp op) {
   return execBlock(op.getBody().front()); // IF-TRUE
 }
 
-/// The element of a one-element window.
-static ElementKey getElementKey(const AccessWindow &window) {
-  ElementKey key{window.var, {}};
-  for (IntervalSet::Interval r : window.ranges)
-    key.index.push_back(r.first);
-  return key;
-}
-
-/// The window of exactly one element.
-static AccessWindow getElementWindow(const ElementKey &key) {
-  AccessWindow window{key.var, {}};
-  for (int64_t i : key.index)
-    window.ranges.push_back({i, i});
-  return window;
-}
-
 //===----------------------------------------------------------------------===//
 // Fig. 22: alloc, clear, record
 //===----------------------------------------------------------------------===//
@@ -1101,6 +1092,7 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
     env->endBarrierLifetime(key);
     return true;
   });
+  rings.allocate(box->var, op.getRing());
   return success();
 }
 
@@ -1249,13 +1241,31 @@ LogicalResult Interpreter::execEffectGroup(
     if (!found)
       continue;
     const auto &[op, effect] = entry;
-    if (mentionsFinishedTasks(found->rejected.record))
+    if (mentionsFinishedTasks(found->rejected.record)) {
       needsExactRun = true;
-    else
-      reportInvisibleRecord(
-          op, found->key, effect.reads, found->rejected.record,
-          {effect.level, effect.timelines, effect.convergent, effect.threads},
-          found->rejected.blind);
+      return failure();
+    }
+    // A record that an await skipped (the completion of an asynchronous
+    // call in a phase it did not wait for) says so.
+    std::optional<DiagnosticNote> cause;
+    if (std::optional<RingRules::SkippedWait> skipped =
+            rings.findSkippedWait(found->rejected.record)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "skipped wait: this await waited for phase " << skipped->awaited
+         << " of ";
+      skipped->barrier.print(os);
+      os << ", which does not order the earlier access: it completes in "
+            "phase "
+         << skipped->phase
+         << " (complete_tx), and on the hardware only a wait for that phase "
+            "waits for it";
+      cause = DiagnosticNote{skipped->await, std::move(text)};
+    }
+    reportInvisibleRecord(
+        op, found->key, effect.reads, found->rejected.record,
+        {effect.level, effect.timelines, effect.convergent, effect.threads},
+        found->rejected.blind, std::move(cause));
     return failure();
   }
   return success();
@@ -1286,9 +1296,15 @@ LogicalResult Interpreter::execFence(FenceOp op) {
            temp = op.getTemp().getBits();
   LiftSignature signature{1, op.getTransitive(), pre, full, temp};
   threads->appendKey(signature);
+  // A fence beyond the threads' own registers is a rendezvous of its
+  // threads (docs/cuda-translation.md): it orders their ring events.
+  bool rendezvous = ((pre | full | temp) & ~getRegisterTimelines()) != 0;
   env->liftSeenBy(
       *threads,
-      [&](std::vector<VisibilityRecord> &records) {
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        if (ring)
+          return rendezvous && liftFence(records, /*transitive=*/true, *threads,
+                                         getRingMask(), getRingMask(), 0);
         return liftFence(records, op.getTransitive(), *threads, pre, full,
                          temp);
       },
@@ -1330,11 +1346,15 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   // arrive; docs/abstract-machine.md, "Multicast").
   int64_t homeCount = getArriveCount(*home);
   SmallVector<std::pair<ElementKey, int64_t>> counts;
+  SmallVector<ElementKey> elements;
   for (const AccessWindow &window : windows)
     window.forEachElement([&](const ElementKey &key) {
       counts.push_back({key, homeCount});
+      elements.push_back(key);
       return true;
     });
+  if (failed(rings.checkArrive(op, *env, *threads, *home, homeCount, elements)))
+    return failure();
   QualMask pre = op.getPre().getBits();
   // The counts are left out: they only grow within a barrier lifetime.
   LiftSignature signature{2, op.getTransitive(), pre};
@@ -1359,7 +1379,11 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   };
   env->liftSeenBy(
       *threads,
-      [&](std::vector<VisibilityRecord> &records) {
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        // Every arrive orders the ring events its threads see.
+        if (ring)
+          return liftArrive(records, /*transitive=*/true, *threads,
+                            getRingMask(), counts);
         return liftArrive(
             records, op.getTransitive(), *threads, pre, counts,
             awaiters.empty()
@@ -1378,6 +1402,7 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
         state.received = std::max(state.received, homeCount + 1);
         return false;
       });
+  rings.recordArrive(op, *env, *threads, *home, homeCount, elements);
   return success();
 }
 
@@ -1406,13 +1431,14 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
     return emitError(op.getLoc(),
                      "an await must access exactly one barrier element");
   ElementKey key = getElementKey(window);
-  int64_t a = 0, w = 0, n = op.getNAttr().getInt();
+  int64_t n = op.getNAttr().getInt();
+  ElementState element;
   env->visit(window, /*distinct=*/false,
              [&](const ElementKey &, const ElementState &state) {
-               a = state.arrives;
-               w = state.awaits;
+               element = state;
                return true;
              });
+  int64_t a = element.arrives, w = element.awaits;
   // Max and New of Fig. 22 AWAIT, with overflow checks for extreme n.
   int64_t max, next;
   bool overflow = n >= 0 ? llvm::SubOverflow(a, n, max) ||
@@ -1423,20 +1449,87 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
     return emitError(op.getLoc(), "await pairing count overflows with n = ")
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
+  // On a ring, the phases whose asynchronous completions the await skips:
+  // it does not order their records.
+  FailureOr<SmallVector<int64_t>> skipped =
+      rings.checkAwait(op, *threads, key, element, n, max);
+  if (failed(skipped))
+    return failure();
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
   bool own = op.getOwn();
   LiftSignature signature{3, full, temp, own};
   threads->appendKey(signature);
   env->liftObserving(
-      key, max,
-      [&](std::vector<VisibilityRecord> &records) {
-        return liftAwait(records, key, max, *threads, full, temp, own);
+      key, max, skipped->empty() ? max : skipped->front() - 1,
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        // A commit group's own await orders the waiting threads' own work:
+        // nothing of other threads' ring events.
+        if (ring)
+          return !own && liftAwait(records, key, max, *threads, getRingMask(),
+                                   0, /*own=*/false, *skipped);
+        return liftAwait(records, key, max, *threads, full, temp, own,
+                         *skipped);
       },
       signature);
   env->update(window, [&](ElementState &state) {
     state.awaits = next;
     return false;
   });
+  rings.recordAwait(op, *env, *threads, key, element, n, max);
+  return success();
+}
+
+LogicalResult Interpreter::execComplete(CompleteOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  FailureOr<ThreadSet> threads = getThreads(op, values);
+  if (failed(threads))
+    return failure();
+  // The phase of each element: the issuing threads' next arrive, counted at
+  // the home barrier if there is one (as the records of the call observe).
+  std::optional<int64_t> homeCount;
+  if (AccessAttr home = op.getHomeAttr()) {
+    FailureOr<AccessWindow> window = evaluate(op, home, *values);
+    if (failed(window))
+      return failure();
+    if (window->empty() || !window->isSingleElement())
+      return emitError(op.getLoc(),
+                       "the home barrier of a completion must be one element");
+    homeCount = getArriveCount(getElementKey(*window));
+  }
+  SmallVector<std::pair<ElementKey, int64_t>> phases;
+  for (Attribute barrier : op.getBarriers()) {
+    FailureOr<AccessWindow> window =
+        evaluate(op, cast<AccessAttr>(barrier), *values);
+    if (failed(window) || failed(checkBarrierWindow(op, *window)))
+      return failure();
+    env->visit(*window, /*distinct=*/false,
+               [&](const ElementKey &key, const ElementState &state) {
+                 phases.push_back({key, homeCount.value_or(state.arrives)});
+                 return true;
+               });
+  }
+  if (failed(rings.checkComplete(op, *env, *threads, phases)))
+    return failure();
+  // The copy starts after the issuing threads' earlier events, and its
+  // bytes land before the phase completes: the ring events they see are
+  // ordered before an await of the phase (the data they accessed is not:
+  // complete_tx releases nothing but the copy).
+  LiftSignature signature{4};
+  threads->appendKey(signature);
+  for (const auto &[key, phase] : phases) {
+    signature.push_back(
+        reinterpret_cast<intptr_t>(key.var.getAsOpaquePointer()));
+    signature.push_back(key.index.size());
+    signature.append(key.index.begin(), key.index.end());
+  }
+  env->liftSeenBy(
+      *threads,
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        return ring && liftArrive(records, /*transitive=*/true, *threads,
+                                  getRingMask(), phases);
+      },
+      signature);
+  rings.recordComplete(op, *env, *threads, phases);
   return success();
 }
 
@@ -1454,6 +1547,8 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   bool passed = env->visit(
       *window, /*distinct=*/true,
       [&](const ElementKey &key, const ElementState &state) {
+        if (failed(rings.checkLifetimeEnd(op, key, state)))
+          return false;
         if (state.getPhases() == state.awaits)
           return true;
         reportBarrierMismatch(op, key, state.getPhases(), state.awaits);

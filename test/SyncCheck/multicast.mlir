@@ -55,7 +55,7 @@ exogpu.proc @multicast_twice_in_flight(%first: index, %G: f32[128, 32] @CudaGmem
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
         exogpu.if %cta == %first {
-          exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
           exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
             // expected-error @below {{WAW hazard on @B[}}
             // expected-note @below {{missing synchronization}}
@@ -105,7 +105,7 @@ exogpu.proc @multicast_twice_after_waits(%first: index, %G: f32[128, 32] @CudaGm
           }
         }
         exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-          exogpu.await(%bar[%cta], cuda_async_proxy, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_async_proxy, -1) : barrier[2] @CudaMbarrier
         }
         exogpu.fence(cuda_generic_and_async, cuda_generic_and_async)
       }
@@ -149,7 +149,7 @@ exogpu.proc @multicast_free_in_flight(%first: index, %G: f32[128, 32] @CudaGmemL
             exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B[:, :, :], %G_map[:, :]) >> %bar[:] : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
             exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
           }
-          exogpu.await(%bar[%cta], cuda_async_proxy, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_async_proxy, -1) : barrier[2] @CudaMbarrier
         }
       }
       exogpu.fence(cuda_generic_and_async, cuda_generic_and_async)
@@ -191,7 +191,7 @@ exogpu.proc @multicast_free_after_waits(%first: index, %G: f32[128, 32] @CudaGme
         }
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-        exogpu.await(%bar[%cta], cuda_async_proxy, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_async_proxy, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_generic_and_async, cuda_generic_and_async)
     }
@@ -216,7 +216,7 @@ exogpu.proc @multicast_arrive_read_other(%first: index, %S: f32[2, 128] @CudaGme
         exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] >> %bar[:] : barrier[2] @CudaMbarrier
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
         exogpu.if %cta == %first {
           exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
             exogpu.assign %out[%t] = %S[1 - %cta, %t] : f32[128] @CudaGmemLinear, f32[2, 128] @CudaGmemLinear
@@ -244,7 +244,7 @@ exogpu.proc @own_arrive_read_other(%first: index, %S: f32[2, 128] @CudaGmemLinea
         exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
         exogpu.if %cta == %first {
           exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
             // expected-error @below {{RAW hazard on @S[}}

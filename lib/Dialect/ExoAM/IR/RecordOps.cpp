@@ -31,6 +31,13 @@ ParseResult AllocOp::parse(OpAsmParser &parser, OperationState &result) {
   if (!attr)
     return failure();
   result.addAttribute(getTargetAttrName(result.name), attr);
+  if (succeeded(parser.parseOptionalKeyword("ring"))) {
+    int64_t depth = 0;
+    if (parser.parseInteger(depth))
+      return failure();
+    result.addAttribute(getRingAttrName(result.name),
+                        parser.getBuilder().getI64IntegerAttr(depth));
+  }
   if (succeeded(parser.parseOptionalKeyword("capacity"))) {
     int64_t capacity = 0;
     std::string what;
@@ -50,13 +57,16 @@ void AllocOp::print(OpAsmPrinter &p) {
   if (getBarrier())
     p << "barrier ";
   printAccess(p, getTarget(), getCtrl());
+  if (std::optional<int64_t> depth = getRing())
+    p << " ring " << *depth;
   if (std::optional<int64_t> capacity = getCapacity()) {
     p << " capacity " << *capacity << ' ';
     p.printString(getCapacityOf().value_or(""));
   }
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {getTargetAttrName(), getBarrierAttrName(),
-                           getCapacityAttrName(), getCapacityOfAttrName()});
+                           getRingAttrName(), getCapacityAttrName(),
+                           getCapacityOfAttrName()});
 }
 
 LogicalResult AllocOp::verify() {
@@ -64,6 +74,8 @@ LogicalResult AllocOp::verify() {
     if (kind != static_cast<int32_t>(AccessCoordKind::Point))
       return emitOpError("coordinates of an allocation are its extents: "
                          "points, not ranges");
+  if (getRing() && !getBarrier())
+    return emitOpError("only a barrier variable is a ring of mbarriers");
   if (getCapacity().has_value() != getCapacityOf().has_value())
     return emitOpError("a capacity comes with what it is of");
   if (failed(
