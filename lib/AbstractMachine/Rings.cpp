@@ -88,6 +88,11 @@ static RingPhase &getPhase(ElementState &state, int64_t phase) {
   return *it;
 }
 
+/// The first thread of a finite, non-empty set.
+static GlobalThread getFirstThread(const ThreadSet &threads) {
+  return *threads.findNotIn(ThreadSet());
+}
+
 /// A record of `records` that no thread of `threads` sees on the ring
 /// timeline (with `some`), or that some thread of `threads` does not see.
 static std::optional<VisibilityRecord>
@@ -114,7 +119,7 @@ findSeen(ArrayRef<VisibilityRecord> records, const ThreadSet &threads) {
       continue;
     }
     if (common)
-      return record.getMember(*record.actors.findNotIn(ThreadSet()));
+      return record.getMember(getFirstThread(record.actors));
     if (record.memberLevel >= VisibilityLevel::unordered)
       if (std::optional<GlobalThread> member = record.actors.findIn(threads))
         return record.getMember(*member);
@@ -203,10 +208,9 @@ static void reportUnpassed(const ElementKey &key, const RingPhase &entry,
        << format(key) << " may pass only after phase " << entry.phase
        << ", the next phase of its ring slot ("
        << describeSlot(key, entry.phase, depth)
-       << "), completed: no signal of that phase is ordered after the await "
-          "by "
-       << format(await.actors)
-       << ", whose parity wait would then wait for a later phase (the "
+       << "), completed: no signal of that phase is ordered after thread "
+       << format(getFirstThread(await.actors))
+       << " passed it, and its parity wait would then wait for a later phase (the "
           "signaling threads run more than "
        << depth << " phases ahead of the awaiting ones)";
   if (const VisibilityRecord *last = getLastSignal(entry))
@@ -236,8 +240,8 @@ LogicalResult RingRules::checkSignal(Operation *op, const ThreadSet &threads,
         diag << "hang: this await waits for phase " << phase << " of "
              << format(key) << ", which the arrive noted below completes, "
              << "which waits for this await: its threads " << format(threads)
-             << " are ordered after the awaiting threads "
-             << format(await->actors) << " passed it";
+             << " are ordered after thread "
+             << format(getFirstThread(await->actors)) << " passed it";
         diag.attachNote(op->getLoc())
             << "the arrive that completes phase " << phase << " of "
             << format(key) << ", ordered after the await";
@@ -339,22 +343,15 @@ LogicalResult RingRules::checkArrive(Operation *op, SyncStore &store,
   if (variable->arrivals && variable->arrivals->first != arrivals) {
     auto [counted, first] = *variable->arrivals;
     InFlightDiagnostic diag = emitError(op->getLoc());
-    if (arrivals < counted)
-      diag << "hang: this arrive brings " << arrivals << " arrival(s) to phase "
-           << phase << " of " << format(home) << ", but the ring of @"
-           << home.var.getValue() << " counts " << counted
-           << " per phase: on the hardware the phase never completes, and "
-              "its awaits wait forever";
-    else
-      diag << "this arrive brings " << arrivals << " arrival(s) to phase "
-           << phase << " of " << format(home) << ", but the ring of @"
-           << home.var.getValue() << " counts " << counted
-           << " per phase: on the hardware part of them completes the phase "
-              "and the rest counts toward the next one";
+    diag << "hang: this arrive brings " << arrivals << " arrival(s) to phase "
+         << phase << " of " << format(home) << ", an earlier arrive on @"
+         << home.var.getValue() << " " << counted
+         << ": the translation gives every ring of @" << home.var.getValue()
+         << " one arrival count, so on the hardware a phase of the smaller "
+            "arrive never completes and its awaits wait forever (the arrives "
+            "on a barrier variable come from collectives of one size)";
     diag.attachNote(first)
-        << "the translation initializes the ring with the arrivals of this "
-           "arrive (its threads times the elements it reaches): every arrive "
-           "on a barrier variable comes from collectives of one size";
+        << "the earlier arrive (its threads times the elements it reaches)";
     return failure();
   }
   auto arriver = variable->homeArrivers.find(home);
