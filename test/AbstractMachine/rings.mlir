@@ -1,0 +1,117 @@
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics
+
+// Barrier elements that are rings of mbarriers (`alloc barrier ... ring R`;
+// docs/abstract-machine.md, "Rings"), in AMIR: the rules that need no
+// exogpu program to reach them. Thread 0 and thread 1 of a 4-thread task;
+// test/SyncCheck/rings.mlir and hangs.mlir have the rules on kernels.
+
+// Numbering of arrives: thread 0 arrives at two elements of one ring
+// variable; its second arrive is its arrive 1 on @bar, phase 0 of @bar[1].
+exoam.proc @arrives_at_two_elements() {
+  exoam.alloc barrier @bar[2] ring 1
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[0] threads gpu[4 (_, 1, 0)]
+  // expected-error @below {{this arrive signals phase 0 of @bar[1], but thread (task 0, thread 0) made 1 arrive(s) on @bar before it}}
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[1] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[0] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+}
+
+// -----
+
+// Twin: without `ring`, a barrier has Fig. 22's unbounded phases, counted
+// per element.
+exoam.proc @arrives_at_two_elements_unbounded() {
+  exoam.alloc barrier @bar[2]
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[0] threads gpu[4 (_, 1, 0)]
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[1] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[0] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.await @bar[1] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 2, 1)]
+}
+
+// -----
+
+// A fence orders ring events only if it is a rendezvous of its threads
+// (docs/cuda-translation.md: one that orders more than registers). Thread
+// 1 waits for phase 0 (no arrive yet); with thread 0 it then passes a
+// fence over shared memory, which thread 0 leaves only after thread 1
+// reached it: thread 0's arrive never comes.
+exoam.proc @hang_through_rendezvous() {
+  exoam.alloc barrier @bar[] ring 1
+  // expected-error @below {{hang: this await waits for phase 0 of @bar[], which the arrive noted below completes, which waits for this await: its threads {task 0: 0} are ordered after thread (task 0, thread 1) passed it}}
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.fence transitive pre = qfull(cuda_in_order) full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) threads gpu[4 (_, 2, 0)]
+  // expected-note @below {{the arrive that completes phase 0 of @bar[], ordered after the await}}
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
+}
+
+// -----
+
+// Twin: a fence over registers only (wgmma_fence_2's sets) has no
+// rendezvous: thread 0 does not wait for thread 1.
+exoam.proc @no_hang_through_register_fence() {
+  exoam.alloc barrier @bar[] ring 1
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.fence pre = qfull(wgmma_fence_2) full = qfull(wgmma_fence_2) temp = qtmp(wgmma_fence_2) threads gpu[4 (_, 2, 0)]
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
+}
+
+// -----
+
+// The completion of an asynchronous call comes after everything its
+// issuer passed: thread 1 waits for phase 0 of @a, then issues a copy that
+// completes on @b; thread 0 waits for that completion and only then
+// arrives at @a.
+exoam.proc @hang_through_completion() {
+  exoam.alloc barrier @a[] ring 1
+  exoam.alloc barrier @b[] ring 1
+  // expected-error @below {{hang: this await waits for phase 0 of @a[], which the arrive noted below completes, which waits for this await}}
+  exoam.await @a[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.complete >> @b[] threads gpu[4 (_, 1, 1)]
+  exoam.arrive transitive pre = qfull(tma_to_smem_async) >> @b[] threads gpu[4 (_, 1, 1)]
+  exoam.await @b[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 0)]
+  // expected-note @below {{the arrive that completes phase 0 of @a[], ordered after the await}}
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @a[] threads gpu[4 (_, 1, 0)]
+}
+
+// -----
+
+// Twin: thread 0 arrives at @a before it waits for the completion.
+exoam.proc @arrive_before_completion() {
+  exoam.alloc barrier @a[] ring 1
+  exoam.alloc barrier @b[] ring 1
+  exoam.await @a[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.complete >> @b[] threads gpu[4 (_, 1, 1)]
+  exoam.arrive transitive pre = qfull(tma_to_smem_async) >> @b[] threads gpu[4 (_, 1, 1)]
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @a[] threads gpu[4 (_, 1, 0)]
+  exoam.await @b[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 0)]
+}
+
+// -----
+
+// On a barrier that is not a ring, `complete` does nothing: the await of
+// phase 1 raises the record of phase 0's copy (Fig. 22: every count at most
+// Max). On a ring it does not (below).
+exoam.proc @completion_unbounded() {
+  exoam.alloc barrier @bar[]
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.complete >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.arrive transitive pre = qfull(tma_to_smem_async) >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.arrive transitive pre = qfull(tma_to_smem_async) >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = 0 threads gpu[4 (_, 1, 0)]
+  exoam.check_mutates fully_ordered @x[0] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+}
+
+// -----
+
+exoam.proc @completion_skipped() {
+  exoam.alloc barrier @bar[] ring 2
+  // expected-note @below {{the mutate was recorded here by {task 0: 0}; that thread sees it at invisible on [cuda_in_order_ram_qual]}}
+  exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.complete >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.arrive transitive pre = qfull(tma_to_smem_async) >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.arrive transitive pre = qfull(tma_to_smem_async) >> @bar[] threads gpu[4 (_, 1, 0)]
+  // expected-note @below {{skipped wait: this await waited for phase 1 of @bar[], which does not order the earlier access: it completes in phase 0}}
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = 0 threads gpu[4 (_, 1, 0)]
+  // expected-error @below {{check_mutates failed on @x[0]}}
+  exoam.check_mutates fully_ordered @x[0] on [cuda_in_order_ram_qual] threads gpu[4 (_, 1, 0)]
+}
