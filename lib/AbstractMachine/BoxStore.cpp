@@ -149,17 +149,11 @@ private:
     }
   };
   /// Per barrier element in its current lifetime: the cells with a record
-  /// that observed it, by the count observed, and the lowest count each
-  /// observed; and per AWAIT signature the count up to which its lifts
-  /// raised every observer (`done`) and the start of its latest lift.
+  /// that observed it, by the count observed; and per AWAIT signature the
+  /// count up to which its lifts raised every observer (`done`).
   struct BarrierIndex {
     std::set<std::pair<int64_t, CellId>> observers;
-    DenseMap<CellId, int64_t> lowest;
-    struct AwaitMemo {
-      int64_t done;
-      ChangeNumber since;
-    };
-    std::map<LiftSignature, AwaitMemo> awaits;
+    std::map<LiftSignature, int64_t> awaits;
   };
   std::map<ElementKey, BarrierIndex, KeyLess> barriers;
 
@@ -223,13 +217,8 @@ void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
     else
       grant.threads.forEachTask(noteTask);
   }
-  for (const auto &[key, count] : record.arrives) {
-    BarrierIndex &index = barriers[key];
-    index.observers.insert({count, id});
-    auto [lowest, inserted] = index.lowest.try_emplace(id, count);
-    if (!inserted)
-      lowest->second = std::min(lowest->second, count);
-  }
+  for (const auto &[key, count] : record.arrives)
+    barriers[key].observers.insert({count, id});
 }
 
 void BoxStore::index(CellId id, bool all) {
@@ -339,44 +328,27 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
 void BoxStore::liftObserving(const ElementKey &barrier, int64_t max,
                              int64_t done, const RecordLift &lambda,
                              const LiftSignature &signature) {
-  ChangeNumber start = beginLift();
+  beginLift();
   auto found = barriers.find(barrier);
   if (found == barriers.end())
     return;
   BarrierIndex &index = found->second;
-  SmallVector<CellId> pending;
-  // The observers at a count in (above, max], or at most max.
-  auto addObservers = [&](std::optional<int64_t> above) {
-    for (auto entry = above ? index.observers.upper_bound({*above, ~CellId(0)})
-                            : index.observers.begin();
-         entry != index.observers.end() && entry->first <= max; ++entry)
-      pending.push_back(entry->second);
-  };
-  auto [it, inserted] =
-      index.awaits.try_emplace(signature, BarrierIndex::AwaitMemo{done, start});
-  if (!inserted && it->second.since >= logBase) {
-    // An earlier lift with this signature raised every record that had
-    // observed a count up to its `done` (grants are never lost). A record
-    // observes such a count later only if it was made, copied or changed
-    // since (an await may pair with an arrive not made yet, and a record
-    // may observe the current count): its cell is logged. So the observers
-    // above `done`, and the logged cells that observe the barrier at most
-    // at Max.
-    BarrierIndex::AwaitMemo memo = it->second;
-    it->second = {std::max(memo.done, done), start};
-    addObservers(memo.done);
-    for (ChangeNumber n = memo.since; n < start; ++n) {
-      CellId id = changeLog[n - logBase];
-      auto lowest = index.lowest.find(id);
-      if (lowest != index.lowest.end() && lowest->second <= max)
-        pending.push_back(id);
-    }
-  } else {
-    // The first lift with this signature, or one whose start the log no
-    // longer holds: every observer.
-    it->second = {done, start};
-    addObservers(std::nullopt);
+  // An earlier lift with this signature raised every record that observed
+  // a count up to its `done`, which the caller keeps below every count a
+  // record can come to observe later (grants are never lost): only the
+  // counts above the largest earlier `done` need a visit.
+  std::optional<int64_t> earlier;
+  auto [it, inserted] = index.awaits.try_emplace(signature, done);
+  if (!inserted) {
+    earlier = it->second;
+    it->second = std::max(done, it->second);
   }
+  auto first = earlier ? index.observers.upper_bound({*earlier, ~CellId(0)})
+                       : index.observers.begin();
+  SmallVector<CellId> pending;
+  for (auto entry = first;
+       entry != index.observers.end() && entry->first <= max; ++entry)
+    pending.push_back(entry->second);
   DenseSet<CellId> visited;
   for (CellId id : pending)
     liftCell(id, lambda, visited);

@@ -136,6 +136,10 @@ private:
   /// `barrier` (accessed by `op`), if every lifetime of it lies within one
   /// task (then within the current one).
   std::optional<BarrierAwaiters> getAwaiters(Operation *op, StringAttr barrier);
+  /// Whether every AWAIT of `barrier` (accessed by `op`) is `own` (a commit
+  /// group's): its arrives need not order other threads' ring events.
+  bool isAwaitedOwnOnly(Operation *op, StringAttr barrier);
+  DenseMap<StringAttr, bool> ownOnlyBarriers;
   LogicalResult execCheckBarrier(CheckBarrierOp op);
   LogicalResult execCheckCondition(CheckConditionOp op);
   LogicalResult execCheckBounds(CheckBoundsOp op);
@@ -155,6 +159,9 @@ private:
 
   /// The arrive count a of barrier element `key` in rho.
   int64_t getArriveCount(const ElementKey &key);
+  /// The lowest arrive count of the elements of barrier variable `var` (as
+  /// allocated), at most `fallback`.
+  int64_t getLowestArriveCount(StringAttr var, int64_t fallback);
   /// sigma applied to the control operands of `op`.
   FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
   /// g_s(sigma, iota) of a statement with thread mapping, given `values`
@@ -1312,6 +1319,19 @@ LogicalResult Interpreter::execFence(FenceOp op) {
   return success();
 }
 
+int64_t Interpreter::getLowestArriveCount(StringAttr var, int64_t fallback) {
+  auto it = extents.find(var);
+  if (it == extents.end())
+    return fallback;
+  int64_t lowest = std::numeric_limits<int64_t>::max();
+  env->visit(getAllocationWindow(var, it->second), /*distinct=*/true,
+             [&](const ElementKey &, const ElementState &state) {
+               lowest = std::min(lowest, state.arrives);
+               return true;
+             });
+  return std::min(lowest, fallback);
+}
+
 int64_t Interpreter::getArriveCount(const ElementKey &key) {
   int64_t count = 0;
   env->visit(getElementWindow(key), /*distinct=*/false,
@@ -1346,11 +1366,13 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   // arrive; docs/abstract-machine.md, "Multicast").
   int64_t homeCount = getArriveCount(*home);
   SmallVector<std::pair<ElementKey, int64_t>> counts;
+  // (Each element once: the home is in two windows of a multicast arrive.)
   SmallVector<ElementKey> elements;
   for (const AccessWindow &window : windows)
     window.forEachElement([&](const ElementKey &key) {
       counts.push_back({key, homeCount});
-      elements.push_back(key);
+      if (!llvm::is_contained(elements, key))
+        elements.push_back(key);
       return true;
     });
   if (failed(rings.checkArrive(op, *env, *threads, *home, homeCount, elements)))
@@ -1377,12 +1399,17 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
         return known ? &*known : nullptr;
     return nullptr;
   };
+  // Every arrive orders the ring events its threads see, for the awaits
+  // that pair with it; a commit group's own awaits order nothing of them.
+  bool ordersRingEvents = llvm::any_of(windows, [&](const AccessWindow &w) {
+    return !isAwaitedOwnOnly(op, w.var);
+  });
   env->liftSeenBy(
       *threads,
       [&](std::vector<VisibilityRecord> &records, bool ring) {
-        // Every arrive orders the ring events its threads see.
         if (ring)
-          return liftArrive(records, /*transitive=*/true, *threads,
+          return ordersRingEvents &&
+                 liftArrive(records, /*transitive=*/true, *threads,
                             getRingMask(), counts);
         return liftArrive(
             records, op.getTransitive(), *threads, pre, counts,
@@ -1404,6 +1431,16 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
       });
   rings.recordArrive(op, *env, *threads, *home, homeCount, elements);
   return success();
+}
+
+bool Interpreter::isAwaitedOwnOnly(Operation *op, StringAttr barrier) {
+  auto [it, inserted] = ownOnlyBarriers.try_emplace(barrier, true);
+  if (inserted)
+    op->getParentOfType<ProcOp>().walk([&](AwaitOp await) {
+      if (await.getBarrier().getVar() == barrier && !await.getOwn())
+        it->second = false;
+    });
+  return it->second;
 }
 
 std::optional<BarrierAwaiters> Interpreter::getAwaiters(Operation *op,
@@ -1431,14 +1468,13 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
     return emitError(op.getLoc(),
                      "an await must access exactly one barrier element");
   ElementKey key = getElementKey(window);
-  int64_t n = op.getNAttr().getInt();
-  ElementState element;
+  int64_t a = 0, w = 0, n = op.getNAttr().getInt();
   env->visit(window, /*distinct=*/false,
              [&](const ElementKey &, const ElementState &state) {
-               element = state;
+               a = state.arrives;
+               w = state.awaits;
                return true;
              });
-  int64_t a = element.arrives, w = element.awaits;
   // Max and New of Fig. 22 AWAIT, with overflow checks for extreme n.
   int64_t max, next;
   bool overflow = n >= 0 ? llvm::SubOverflow(a, n, max) ||
@@ -1452,15 +1488,21 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
   // On a ring, the phases whose asynchronous completions the await skips:
   // it does not order their records.
   FailureOr<SmallVector<int64_t>> skipped =
-      rings.checkAwait(op, *threads, key, element, n, max);
+      rings.checkAwait(op, *env, *threads, key, n, max);
   if (failed(skipped))
     return failure();
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
   bool own = op.getOwn();
   LiftSignature signature{3, full, temp, own};
   threads->appendKey(signature);
+  // (Box engine: a record observes from now on only counts of arrives not
+  // made yet, at the count of the arriver's home, an element of the same
+  // variable; the await's skipped completions stay unraised.)
+  int64_t done = std::min(max, getLowestArriveCount(key.var, a) - 1);
+  if (!skipped->empty())
+    done = std::min(done, skipped->front() - 1);
   env->liftObserving(
-      key, max, skipped->empty() ? max : skipped->front() - 1,
+      key, max, done,
       [&](std::vector<VisibilityRecord> &records, bool ring) {
         // A commit group's own await orders the waiting threads' own work:
         // nothing of other threads' ring events.
@@ -1475,7 +1517,7 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
     state.awaits = next;
     return false;
   });
-  rings.recordAwait(op, *env, *threads, key, element, n, max);
+  rings.recordAwait(op, *env, *threads, key, w, n, max);
   return success();
 }
 

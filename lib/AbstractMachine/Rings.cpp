@@ -176,15 +176,17 @@ const RingRules::Variable *RingRules::lookup(StringAttr var) const {
   return it == variables.end() ? nullptr : &it->second;
 }
 
-/// The state of element `key`.
-static ElementState getState(SyncStore &store, const ElementKey &key) {
-  ElementState state;
+/// `fn` applied to the state of element `key` (without copying it).
+static LogicalResult
+withState(SyncStore &store, const ElementKey &key,
+          function_ref<LogicalResult(const ElementState &)> fn) {
+  LogicalResult result = success();
   store.visit(getElementWindow(key), /*distinct=*/false,
-              [&](const ElementKey &, const ElementState &held) {
-                state = held;
+              [&](const ElementKey &, const ElementState &state) {
+                result = fn(state);
                 return true;
               });
-  return state;
+  return result;
 }
 
 /// The last signal of `entry` (an arrive or a completion), if any.
@@ -210,7 +212,8 @@ static void reportUnpassed(const ElementKey &key, const RingPhase &entry,
        << describeSlot(key, entry.phase, depth)
        << "), completed: no signal of that phase is ordered after thread "
        << format(getFirstThread(await.actors))
-       << " passed it, and its parity wait would then wait for a later phase (the "
+       << " passed it, and its parity wait would then wait for a later phase "
+          "(the "
           "signaling threads run more than "
        << depth << " phases ahead of the awaiting ones)";
   if (const VisibilityRecord *last = getLastSignal(entry))
@@ -221,6 +224,39 @@ static void reportUnpassed(const ElementKey &key, const RingPhase &entry,
     diag.attachNote(lifetimeEnd)
         << "the lifetime of " << format(key) << " ends here";
   diag.attachNote(lifetimeEnd) << kDepthOrigin;
+}
+
+LogicalResult RingRules::checkArrivals(const ElementKey &key,
+                                       const RingPhase &entry,
+                                       const Variable &variable,
+                                       Location next) {
+  if (!variable.arrivals)
+    return success();
+  int64_t arrivals = 0;
+  for (const VisibilityRecord &signal : entry.signals)
+    if (llvm::AddOverflow(arrivals, signal.actors.count(), arrivals))
+      return success();
+  auto [counted, first] = *variable.arrivals;
+  if (arrivals >= counted)
+    return success();
+  // The phase never completes: its awaits wait forever, and the next phase
+  // of the slot would count toward it.
+  InFlightDiagnostic diag =
+      emitError(entry.awaits.empty() ? next : entry.awaits.front().origin);
+  if (!entry.awaits.empty())
+    diag << "hang: this await waits for phase " << entry.phase << " of "
+         << format(key) << ", which ";
+  else
+    diag << "hang: phase " << entry.phase << " of " << format(key) << " ";
+  diag << "gets " << arrivals << " of the " << counted
+       << " arrivals its ring counts, so it never completes on the hardware "
+          "(a multicast arrive reaches the element in every CTA of its "
+          "window, each of which must arrive in each phase)";
+  if (const VisibilityRecord *last = getLastSignal(entry))
+    diag.attachNote(last->origin)
+        << "the arrivals of phase " << entry.phase << " come from here";
+  diag.attachNote(first) << "the arrive that sets the ring's arrival count";
+  return failure();
 }
 
 LogicalResult RingRules::checkSignal(Operation *op, const ThreadSet &threads,
@@ -265,6 +301,8 @@ LogicalResult RingRules::checkSignal(Operation *op, const ThreadSet &threads,
     }
     if (entry.phase != phase - depth)
       continue;
+    if (failed(checkArrivals(key, entry, variable, op->getLoc())))
+      return failure();
     std::optional<VisibilityRecord> unfinished =
         findUnseen(entry.signals, threads, /*some=*/true);
     if (!unfinished)
@@ -384,8 +422,10 @@ LogicalResult RingRules::checkArrive(Operation *op, SyncStore &store,
     return failure();
   }
   for (const ElementKey &key : elements)
-    if (failed(checkSignal(op, threads, key, getState(store, key), *variable,
-                           phase, /*arrive=*/true)))
+    if (failed(withState(store, key, [&](const ElementState &state) {
+          return checkSignal(op, threads, key, state, *variable, phase,
+                             /*arrive=*/true);
+        })))
       return failure();
   return success();
 }
@@ -419,8 +459,10 @@ RingRules::checkComplete(Operation *op, SyncStore &store,
                          ArrayRef<std::pair<ElementKey, int64_t>> phases) {
   for (const auto &[key, phase] : phases)
     if (const Variable *variable = lookup(key.var))
-      if (failed(checkSignal(op, threads, key, getState(store, key), *variable,
-                             phase, /*arrive=*/false)))
+      if (failed(withState(store, key, [&](const ElementState &state) {
+            return checkSignal(op, threads, key, state, *variable, phase,
+                               /*arrive=*/false);
+          })))
         return failure();
   return success();
 }
@@ -443,15 +485,12 @@ void RingRules::recordComplete(
   }
 }
 
-FailureOr<SmallVector<int64_t>> RingRules::checkAwait(Operation *op,
-                                                      const ThreadSet &threads,
-                                                      const ElementKey &key,
-                                                      const ElementState &state,
-                                                      int64_t n, int64_t max) {
-  SmallVector<int64_t> skips;
-  const Variable *variable = lookup(key.var);
-  if (!variable)
-    return skips;
+LogicalResult RingRules::checkAwaitOn(Operation *op, const ThreadSet &threads,
+                                      const ElementKey &key,
+                                      const ElementState &state,
+                                      const Variable *variable, int64_t n,
+                                      int64_t max,
+                                      SmallVector<int64_t> &skips) {
   int64_t depth = variable->depth;
   if (n >= 0) {
     // The translation waits for the awaiting threads' own arrive number
@@ -489,7 +528,7 @@ FailureOr<SmallVector<int64_t>> RingRules::checkAwait(Operation *op,
     return failure();
   }
   if (max < 0)
-    return skips;
+    return success();
   for (const RingPhase &entry : state.ring) {
     if (entry.phase > max && isSameSlot(entry.phase, max, depth) &&
         (!entry.signals.empty() || !entry.completions.empty())) {
@@ -512,21 +551,33 @@ FailureOr<SmallVector<int64_t>> RingRules::checkAwait(Operation *op,
   for (int64_t phase : skips)
     skipped.insert_or_assign({key, phase},
                              SkippedWait{key, phase, max, op->getLoc()});
+  return success();
+}
+
+FailureOr<SmallVector<int64_t>>
+RingRules::checkAwait(Operation *op, SyncStore &store, const ThreadSet &threads,
+                      const ElementKey &key, int64_t n, int64_t max) {
+  SmallVector<int64_t> skips;
+  const Variable *variable = lookup(key.var);
+  if (variable && failed(withState(store, key, [&](const ElementState &state) {
+        return checkAwaitOn(op, threads, key, state, variable, n, max, skips);
+      })))
+    return failure();
   return skips;
 }
 
 void RingRules::recordAwait(Operation *op, SyncStore &store,
                             const ThreadSet &threads, const ElementKey &key,
-                            const ElementState &state, int64_t n, int64_t max) {
+                            int64_t awaits, int64_t n, int64_t max) {
   auto it = variables.find(key.var);
   if (it == variables.end())
     return;
   Variable &variable = it->second;
   if (n < 0)
-    variable.awaited.increment(threads, state.awaits);
+    variable.awaited.increment(threads, awaits);
   if (max < 0)
     return;
-  std::vector<VisibilityRecord> awaits =
+  std::vector<VisibilityRecord> passed =
       makeRecords(VisibilityLevel::fully_ordered, /*convergent=*/false,
                   kRingTimeline, 0, {}, threads, op->getLoc(), group);
   store.update(getElementWindow(key), [&](ElementState &element) {
@@ -537,7 +588,7 @@ void RingRules::recordAwait(Operation *op, SyncStore &store,
          {&entry.signals, &entry.completions})
       for (VisibilityRecord &signal : *records)
         augment(signal, threads, getRingMask(), 0);
-    llvm::append_range(entry.awaits, awaits);
+    llvm::append_range(entry.awaits, passed);
     return true;
   });
 }
@@ -560,11 +611,29 @@ LogicalResult RingRules::checkLifetimeEnd(Operation *op, const ElementKey &key,
         << "the lifetime of " << format(key) << " ends here";
     return failure();
   }
-  for (const RingPhase &entry : state.ring)
+  const Variable &variable = variables.find(key.var)->second;
+  for (const RingPhase &entry : state.ring) {
+    if (entry.phase < phases &&
+        failed(checkArrivals(key, entry, variable, op->getLoc())))
+      return failure();
     if (!entry.unpassed.empty()) {
       reportUnpassed(key, entry, depth, std::nullopt, op->getLoc());
       return failure();
     }
+  }
+  // The translation initializes the rings once per kernel and its counters
+  // run on into the next lifetime (the next task of the CTA): the element's
+  // arriving threads must leave them where its ring is.
+  if (state.arrives != 0 && state.arrives != phases) {
+    emitError(op->getLoc())
+        << "the arriving threads of " << format(key) << " made "
+        << state.arrives << " arrive(s) on it, but its ring went through "
+        << phases
+        << " phase(s) (arrives of other CTAs reached it): their counters, "
+           "which the translation keeps for the next lifetime of "
+        << format(key) << ", would be out of step with its ring";
+    return failure();
+  }
   return success();
 }
 

@@ -92,18 +92,19 @@ public:
   void recordComplete(Operation *op, SyncStore &store, const ThreadSet &threads,
                       ArrayRef<std::pair<ElementKey, int64_t>> phases);
 
-  /// AWAIT with `n` by `threads` of element `key` (in `state`) pairing with
-  /// arrive `max`: numbering (and, for n >= 0, that the awaiting threads
-  /// arrived), the ring slot. Returns the phases before `max` whose
-  /// asynchronous completions the await skips (none of the awaiting
-  /// threads waited for them), whose records the await must not raise.
-  FailureOr<SmallVector<int64_t>>
-  checkAwait(Operation *op, const ThreadSet &threads, const ElementKey &key,
-             const ElementState &state, int64_t n, int64_t max);
+  /// AWAIT with `n` by `threads` of element `key` pairing with arrive
+  /// `max`: numbering (and, for n >= 0, that the awaiting threads arrived),
+  /// the ring slot. Returns the phases before `max` whose asynchronous
+  /// completions the await skips (none of the awaiting threads waited for
+  /// them), whose records the await must not raise.
+  FailureOr<SmallVector<int64_t>> checkAwait(Operation *op, SyncStore &store,
+                                             const ThreadSet &threads,
+                                             const ElementKey &key, int64_t n,
+                                             int64_t max);
   /// Raises the signals of phase `max` of `key` for the awaiting threads
-  /// and records their await.
+  /// and records their await, the element's await number `awaits`.
   void recordAwait(Operation *op, SyncStore &store, const ThreadSet &threads,
-                   const ElementKey &key, const ElementState &state, int64_t n,
+                   const ElementKey &key, int64_t awaits, int64_t n,
                    int64_t max);
 
   /// CHECKBARRIER of element `key` (the end of its lifetime): an await of a
@@ -143,6 +144,16 @@ private:
                             const Variable &variable, int64_t phase,
                             bool arrive);
   const Variable *lookup(StringAttr var) const;
+  /// checkAwait on the element's `state`, the skipped phases into `skips`.
+  LogicalResult checkAwaitOn(Operation *op, const ThreadSet &threads,
+                             const ElementKey &key, const ElementState &state,
+                             const Variable *variable, int64_t n, int64_t max,
+                             SmallVector<int64_t> &skips);
+  /// The hang of phase `entry` of `key` if its arrives bring fewer
+  /// arrivals than the ring counts (reported at its first await, or at
+  /// `next`, where the slot is used again or the lifetime ends).
+  LogicalResult checkArrivals(const ElementKey &key, const RingPhase &entry,
+                              const Variable &variable, Location next);
 
   bool group;
   DenseMap<StringAttr, Variable> variables;

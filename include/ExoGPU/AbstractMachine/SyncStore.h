@@ -87,12 +87,12 @@ public:
                           const LiftSignature &signature) = 0;
 
   /// lift(rho, lambda) for a lambda that changes only records that observed
-  /// an arrive count of `barrier` at most `max` (Fig. 22 AWAIT), and that
-  /// leaves no record that observed a count at most `done` unraised (the
-  /// counts above `done` are those of completions the await skips; `done` is
-  /// `max` otherwise). A record an earlier lift with the same barrier and
-  /// signature raised stays so; a record that came to observe a count the
-  /// earlier lift had done (made or changed since) needs this lift.
+  /// an arrive count of `barrier` at most `max` (Fig. 22 AWAIT). `done`
+  /// (at most `max`) is a count below every count a record can observe of
+  /// `barrier` from now on, and below every count the lambda leaves
+  /// unraised (a skipped completion's): a record that an earlier lift with
+  /// the same barrier and signature left as it is, and that observed a count
+  /// at most that lift's `done`, stays so.
   virtual void liftObserving(const ElementKey &barrier, int64_t max,
                              int64_t done, const RecordLift &lambda,
                              const LiftSignature &signature) = 0;
