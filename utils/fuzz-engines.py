@@ -602,32 +602,20 @@ class RingGenerator:
             self.guarded(indent, 0.1, lambda i: self.await_(
                 i, "empty", -(self.lag + 1), producer))
         window = self.stage()
+        # A TMA-like copy, whose write completes on `full`, or a store.
         tma = rng.random() < 0.5
+        timeline = "tma_to_smem_async_qual" if tma else "cuda_in_order_ram_qual"
+        for kind in ("check_mutates", "check_reads"):
+            self.emit(indent, f"exoam.{kind} temporally_ordered {window} on "
+                              f"[{timeline}] for write threads {producer}")
+        self.emit(indent, f"exoam.clear_reads {window}")
+        self.emit(indent, f"exoam.clear_mutates {window}")
+        level, completion = (("unordered", " >> @full[]") if tma else
+                             ("fully_ordered", ""))
+        self.emit(indent, f"exoam.record_mutate {level} {window} on "
+                          f"{timeline}{completion} threads {producer}")
         if tma:
-            # A TMA-like copy: its write completes on `full`.
-            self.emit(indent, f"exoam.check_mutates temporally_ordered "
-                              f"{window} on [tma_to_smem_async_qual] for "
-                              f"write threads {producer}")
-            self.emit(indent, f"exoam.check_reads temporally_ordered "
-                              f"{window} on [tma_to_smem_async_qual] for "
-                              f"write threads {producer}")
-            self.emit(indent, f"exoam.clear_reads {window}")
-            self.emit(indent, f"exoam.clear_mutates {window}")
-            self.emit(indent, f"exoam.record_mutate unordered {window} on "
-                              f"tma_to_smem_async_qual >> @full[] threads "
-                              f"{producer}")
             self.emit(indent, f"exoam.complete >> @full[] threads {producer}")
-        else:
-            self.emit(indent, f"exoam.check_mutates temporally_ordered "
-                              f"{window} on [cuda_in_order_ram_qual] for "
-                              f"write threads {producer}")
-            self.emit(indent, f"exoam.check_reads temporally_ordered "
-                              f"{window} on [cuda_in_order_ram_qual] for "
-                              f"write threads {producer}")
-            self.emit(indent, f"exoam.clear_reads {window}")
-            self.emit(indent, f"exoam.clear_mutates {window}")
-            self.emit(indent, f"exoam.record_mutate fully_ordered {window} "
-                              f"on cuda_in_order_ram_qual threads {producer}")
         pre = "tma_to_smem_async" if tma else "cuda_in_order"
         self.guarded(indent, 0.1,
                      lambda i: self.arrive(i, "full", pre, producer))

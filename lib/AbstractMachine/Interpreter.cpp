@@ -159,6 +159,12 @@ private:
 
   /// The arrive count a of barrier element `key` in rho.
   int64_t getArriveCount(const ElementKey &key);
+  /// Each element of the `barriers` accesses of `op` with the arrive count
+  /// a record or completion observes it at: that of `home` if given, else
+  /// its own.
+  FailureOr<SmallVector<std::pair<ElementKey, int64_t>>>
+  getObservedCounts(Operation *op, ArrayAttr barriers, AccessAttr home,
+                    ArrayRef<int64_t> values);
   /// The lowest arrive count of the elements of barrier variable `var` (as
   /// allocated), at most `fallback`.
   int64_t getLowestArriveCount(StringAttr var, int64_t fallback);
@@ -1127,28 +1133,13 @@ LogicalResult Interpreter::getRecordEffect(RecordOp op, bool reads,
     return failure();
   // P_{E, rho}: the current arrive count of every accessed barrier element,
   // or of the home barrier for all of them (a multicast completion).
-  std::optional<int64_t> homeCount;
-  if (AccessAttr home = op.getHomeAttr()) {
-    FailureOr<AccessWindow> window = evaluate(op, home, *values);
-    if (failed(window))
-      return failure();
-    if (window->empty() || !window->isSingleElement())
-      return emitError(op.getLoc(),
-                       "the home barrier of a record must be one element");
-    homeCount = getArriveCount(getElementKey(*window));
-  }
+  FailureOr<SmallVector<std::pair<ElementKey, int64_t>>> observed =
+      getObservedCounts(op, op.getBarriers(), op.getHomeAttr(), *values);
+  if (failed(observed))
+    return failure();
   ArriveCounts arrives;
-  for (Attribute barrier : op.getBarriers()) {
-    FailureOr<AccessWindow> barrierWindow =
-        evaluate(op, cast<AccessAttr>(barrier), *values);
-    if (failed(barrierWindow) || failed(checkBarrierWindow(op, *barrierWindow)))
-      return failure();
-    env->visit(*barrierWindow, /*distinct=*/false,
-               [&](const ElementKey &key, const ElementState &state) {
-                 observeArrive(arrives, key, homeCount.value_or(state.arrives));
-                 return true;
-               });
-  }
+  for (const auto &[key, count] : *observed)
+    observeArrive(arrives, key, count);
   FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
   if (failed(window))
     return failure();
@@ -1317,6 +1308,34 @@ LogicalResult Interpreter::execFence(FenceOp op) {
       },
       signature);
   return success();
+}
+
+FailureOr<SmallVector<std::pair<ElementKey, int64_t>>>
+Interpreter::getObservedCounts(Operation *op, ArrayAttr barriers,
+                               AccessAttr home, ArrayRef<int64_t> values) {
+  std::optional<int64_t> homeCount;
+  if (home) {
+    FailureOr<AccessWindow> window = evaluate(op, home, values);
+    if (failed(window))
+      return failure();
+    if (window->empty() || !window->isSingleElement())
+      return emitError(op->getLoc(), "the home barrier of a ")
+             << op->getName().stripDialect() << " must be one element";
+    homeCount = getArriveCount(getElementKey(*window));
+  }
+  SmallVector<std::pair<ElementKey, int64_t>> counts;
+  for (Attribute barrier : barriers) {
+    FailureOr<AccessWindow> window =
+        evaluate(op, cast<AccessAttr>(barrier), values);
+    if (failed(window) || failed(checkBarrierWindow(op, *window)))
+      return failure();
+    env->visit(*window, /*distinct=*/false,
+               [&](const ElementKey &key, const ElementState &state) {
+                 counts.push_back({key, homeCount.value_or(state.arrives)});
+                 return true;
+               });
+  }
+  return counts;
 }
 
 int64_t Interpreter::getLowestArriveCount(StringAttr var, int64_t fallback) {
@@ -1528,29 +1547,11 @@ LogicalResult Interpreter::execComplete(CompleteOp op) {
     return failure();
   // The phase of each element: the issuing threads' next arrive, counted at
   // the home barrier if there is one (as the records of the call observe).
-  std::optional<int64_t> homeCount;
-  if (AccessAttr home = op.getHomeAttr()) {
-    FailureOr<AccessWindow> window = evaluate(op, home, *values);
-    if (failed(window))
-      return failure();
-    if (window->empty() || !window->isSingleElement())
-      return emitError(op.getLoc(),
-                       "the home barrier of a completion must be one element");
-    homeCount = getArriveCount(getElementKey(*window));
-  }
-  SmallVector<std::pair<ElementKey, int64_t>> phases;
-  for (Attribute barrier : op.getBarriers()) {
-    FailureOr<AccessWindow> window =
-        evaluate(op, cast<AccessAttr>(barrier), *values);
-    if (failed(window) || failed(checkBarrierWindow(op, *window)))
-      return failure();
-    env->visit(*window, /*distinct=*/false,
-               [&](const ElementKey &key, const ElementState &state) {
-                 phases.push_back({key, homeCount.value_or(state.arrives)});
-                 return true;
-               });
-  }
-  if (failed(rings.checkComplete(op, *env, *threads, phases)))
+  FailureOr<SmallVector<std::pair<ElementKey, int64_t>>> phases =
+      getObservedCounts(op, op.getBarriers(), op.getHomeAttr(), *values);
+  if (failed(phases))
+    return failure();
+  if (failed(rings.checkComplete(op, *env, *threads, *phases)))
     return failure();
   // The copy starts after the issuing threads' earlier events, and its
   // bytes land before the phase completes: the ring events they see are
@@ -1558,7 +1559,7 @@ LogicalResult Interpreter::execComplete(CompleteOp op) {
   // complete_tx releases nothing but the copy).
   LiftSignature signature{4};
   threads->appendKey(signature);
-  for (const auto &[key, phase] : phases) {
+  for (const auto &[key, phase] : *phases) {
     signature.push_back(
         reinterpret_cast<intptr_t>(key.var.getAsOpaquePointer()));
     signature.push_back(key.index.size());
@@ -1568,10 +1569,10 @@ LogicalResult Interpreter::execComplete(CompleteOp op) {
       *threads,
       [&](std::vector<VisibilityRecord> &records, bool ring) {
         return ring && liftArrive(records, /*transitive=*/true, *threads,
-                                  getRingMask(), phases);
+                                  getRingMask(), *phases);
       },
       signature);
-  rings.recordComplete(op, *env, *threads, phases);
+  rings.recordComplete(op, *env, *threads, *phases);
   return success();
 }
 

@@ -339,11 +339,32 @@ static void addSignal(ElementState &state, int64_t phase, int64_t depth,
                       const ThreadSet &threads, VisibilityRecord signal,
                       bool completion) {
   RingPhase &entry = getPhase(state, phase);
+  // The awaits no thread of `threads` sees; of a group, the members (a
+  // member sees its own await).
   auto unseen = [&](ArrayRef<VisibilityRecord> awaits) {
     std::vector<VisibilityRecord> left;
-    for (const VisibilityRecord &await : awaits)
-      if (findUnseen(await, threads, /*some=*/true))
+    for (const VisibilityRecord &await : awaits) {
+      if (await.visibility.isSeenBy(threads, getRingMask(),
+                                    VisibilityLevel::unordered))
+        continue;
+      if (!await.isGroup || !await.actors.intersects(threads)) {
         left.push_back(await);
+        continue;
+      }
+      ThreadSet rest = await.actors.subtract(threads);
+      if (rest.empty())
+        continue;
+      if (rest.count() == 1) {
+        left.push_back(await.getMember(getFirstThread(rest)));
+        continue;
+      }
+      VisibilityRecord part = await;
+      part.actors = std::move(rest);
+      left.push_back(std::move(part));
+    }
+    // (Copies: the store indexes them as records of their cell.)
+    for (VisibilityRecord &record : left)
+      record.indexed = false;
     return left;
   };
   if (entry.signals.empty() && entry.completions.empty()) {

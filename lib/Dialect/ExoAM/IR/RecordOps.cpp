@@ -137,16 +137,9 @@ static ParseResult parseRecord(OpAsmParser &parser, OperationState &result) {
       (parser.parseEqual() ||
        !(atomic = QualTimelineSetAttr::parseBody(parser))))
     return failure();
-  if (stmt.parseBarrierList(barriers, /*required=*/false))
-    return failure();
-  if (succeeded(parser.parseOptionalKeyword("home"))) {
-    ParsedAccess home;
-    AccessAttr homeAttr;
-    if (stmt.parseAccess(home) || !(homeAttr = stmt.buildAccess(home)))
-      return failure();
-    result.addAttribute(RecordOp::getHomeAttrName(result.name), homeAttr);
-  }
-  if (stmt.parseThreads(threads))
+  if (stmt.parseBarrierList(barriers, /*required=*/false) ||
+      stmt.parseOptionalHome(result, RecordOp::getHomeAttrName(result.name)) ||
+      stmt.parseThreads(threads))
     return failure();
   AccessAttr targetAttr = stmt.buildAccess(target);
   ArrayAttr barrierAttr = stmt.buildAccessArray(barriers);
@@ -175,10 +168,7 @@ static void printRecord(RecordOp op, OpAsmPrinter &p) {
   if (op.getAtomic().getBits())
     printNamedSet(p, "atomic", op.getAtomic());
   printBarrierList(p, op.getBarriers(), op.getCtrl());
-  if (AccessAttr home = op.getHomeAttr()) {
-    p << " home ";
-    printAccess(p, home, op.getCtrl());
-  }
+  printOptionalHome(p, op.getHomeAttr(), op.getCtrl());
   printThreads(p, op.getThreads(), op.getCtrl());
   p.printOptionalAttrDict(op->getAttrs(),
                           {op.getLevelAttrName(), op.getConvergentAttrName(),
@@ -189,22 +179,12 @@ static void printRecord(RecordOp op, OpAsmPrinter &p) {
 
 template <typename RecordOp> static LogicalResult verifyRecord(RecordOp op) {
   unsigned numCtrl = op.getCtrl().size();
-  if (failed(verifyAccess(op, op.getTarget(), numCtrl, "record of")) ||
+  return failure(
+      failed(verifyAccess(op, op.getTarget(), numCtrl, "record of")) ||
       failed(verifyAccesses(op, op.getBarriers(), numCtrl, "barrier")) ||
-      failed(verifyThreads(op, op.getThreads(), numCtrl)))
-    return failure();
-  AccessAttr home = op.getHomeAttr();
-  if (!home)
-    return success();
-  if (failed(verifyAccess(op, home, numCtrl, "home barrier")))
-    return failure();
-  if (op.getBarriers().empty() ||
-      llvm::any_of(op.getBarriers(), [&](Attribute barrier) {
-        return cast<AccessAttr>(barrier).getVar() != home.getVar();
-      }))
-    return op.emitOpError("a home barrier is an element of the variable of "
-                          "the barriers the record observes");
-  return success();
+      failed(verifyThreads(op, op.getThreads(), numCtrl)) ||
+      failed(verifyHome(op, op.getHomeAttr(), op.getBarriers(), numCtrl,
+                        "the record observes")));
 }
 
 ParseResult RecordReadOp::parse(OpAsmParser &parser, OperationState &result) {

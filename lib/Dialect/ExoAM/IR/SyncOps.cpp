@@ -169,16 +169,9 @@ ParseResult CompleteOp::parse(OpAsmParser &parser, OperationState &result) {
   StatementParser stmt(parser);
   SmallVector<ParsedAccess> barriers;
   ParsedThreads threads;
-  if (stmt.parseBarrierList(barriers, /*required=*/true))
-    return failure();
-  if (succeeded(parser.parseOptionalKeyword("home"))) {
-    ParsedAccess home;
-    AccessAttr homeAttr;
-    if (stmt.parseAccess(home) || !(homeAttr = stmt.buildAccess(home)))
-      return failure();
-    result.addAttribute(getHomeAttrName(result.name), homeAttr);
-  }
-  if (stmt.parseThreads(threads) ||
+  if (stmt.parseBarrierList(barriers, /*required=*/true) ||
+      stmt.parseOptionalHome(result, getHomeAttrName(result.name)) ||
+      stmt.parseThreads(threads) ||
       addThreads(stmt, result, getThreadsAttrName(result.name), threads))
     return failure();
   ArrayAttr barrierAttr = stmt.buildAccessArray(barriers);
@@ -190,10 +183,7 @@ ParseResult CompleteOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void CompleteOp::print(OpAsmPrinter &p) {
   printBarrierList(p, getBarriers(), getCtrl());
-  if (AccessAttr home = getHomeAttr()) {
-    p << " home ";
-    printAccess(p, home, getCtrl());
-  }
+  printOptionalHome(p, getHomeAttr(), getCtrl());
   printThreads(p, getThreads(), getCtrl());
   p.printOptionalAttrDict(
       (*this)->getAttrs(),
@@ -204,18 +194,9 @@ LogicalResult CompleteOp::verify() {
   if (getBarriers().empty())
     return emitOpError("completes on one barrier at least");
   unsigned numCtrl = getCtrl().size();
-  if (failed(verifyAccesses(*this, getBarriers(), numCtrl, "barrier")) ||
-      failed(verifyThreads(*this, getThreads(), numCtrl)))
-    return failure();
-  AccessAttr home = getHomeAttr();
-  if (!home)
-    return success();
-  if (failed(verifyAccess(*this, home, numCtrl, "home barrier")))
-    return failure();
-  if (llvm::any_of(getBarriers(), [&](Attribute barrier) {
-        return cast<AccessAttr>(barrier).getVar() != home.getVar();
-      }))
-    return emitOpError("a home barrier is an element of the variable of "
-                       "the barriers the call completes on");
-  return success();
+  return failure(
+      failed(verifyAccesses(*this, getBarriers(), numCtrl, "barrier")) ||
+      failed(verifyThreads(*this, getThreads(), numCtrl)) ||
+      failed(verifyHome(*this, getHomeAttr(), getBarriers(), numCtrl,
+                        "the call completes on")));
 }
