@@ -139,7 +139,6 @@ private:
   /// Whether every AWAIT of `barrier` (accessed by `op`) is `own` (a commit
   /// group's): its arrives need not order other threads' ring events.
   bool isAwaitedOwnOnly(Operation *op, StringAttr barrier);
-  DenseMap<StringAttr, bool> ownOnlyBarriers;
   LogicalResult execCheckBarrier(CheckBarrierOp op);
   LogicalResult execCheckCondition(CheckConditionOp op);
   LogicalResult execCheckBounds(CheckBoundsOp op);
@@ -238,6 +237,8 @@ private:
   PeriodTracker *tracker = nullptr;
   /// Per barrier variable, the reach of its AWAITs (none: unknown).
   DenseMap<StringAttr, std::optional<AwaitReach>> awaitReaches;
+  /// Per barrier variable, whether every AWAIT of it is `own`.
+  DenseMap<StringAttr, bool> ownOnlyBarriers;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
   /// A task of a replayable loop whose global records are as made, to be
