@@ -59,6 +59,7 @@ public:
 protected:
   LogicalResult emitOp(Operation *op) override;
   FailureOr<std::string> getBarrierAddress(CallOp call) override;
+  bool isDeviceCode() const override { return true; }
 
 private:
   LogicalResult emitPrologue();

@@ -24,7 +24,7 @@
 // CHECK: // The proc's preconditions (`requires`)
 // CHECK-NEXT: if (!(N % 32 == 0 && M >= 1))
 // CHECK-NEXT: return cudaErrorInvalidValue;
-// CHECK: for (int row = 0; row < M; ++row) {
+// CHECK: for (int64_t row = 0; row < M; ++row) {
 // CHECK: const int64_t exo_tasks = std::max<int64_t>(N / 32, 0);
 // CHECK: EXOGPU_TRY(exo::persistent_grid(scale_rows_kernel, 32, 1, 0, exo_tasks, &exo_grid));
 // CHECK: EXOGPU_TRY(exo::launch(scale_rows_kernel, exo_grid, 32, 1, 0, stream, static_cast<int>(N), twice, factors, A, static_cast<int>(row)));
@@ -60,11 +60,11 @@ exogpu.instr @memcpy_d2h(%dst: f32[64] @DRAM, %src: f32[64] @CudaGmemLinear {ini
 // CHECK: // host.mlir:{{[0-9]+}}: tmp = alloc f32[N] @DRAM
 // CHECK-NEXT: std::vector<float> tmp_storage(static_cast<size_t>(N));
 // CHECK-NEXT: float *const tmp = tmp_storage.data();
-// CHECK: for (int i = 0; i < N; ++i) {
+// CHECK: for (int64_t i = 0; i < N; ++i) {
 // CHECK: if (i % 2 == 0 || i >= N - 2) {
 // CHECK: tmp[i] = h[i] * 2.0f - 1.5f;
 // CHECK: h[i] += tmp[i];
-// CHECK: for (int j = 0; j < N / 64; ++j) {
+// CHECK: for (int64_t j = 0; j < N / 64; ++j) {
 // CHECK: EXOGPU_TRY(cudaMemcpyAsync(h + j * 64, g + j * 64, 64 * sizeof(float), cudaMemcpyDeviceToHost, stream));
 exogpu.proc @host_loops(%N: size, %h: f32[%N] @DRAM, %g: f32[%N] @CudaGmemLinear)
     requires %N mod 64 == 0 {
