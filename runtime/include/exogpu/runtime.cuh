@@ -20,6 +20,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -371,6 +372,28 @@ EXOGPU_DEVICE uint64_t wgmma_desc_sw128(const void *pointer) {
 //===----------------------------------------------------------------------===//
 // Host side
 //===----------------------------------------------------------------------===//
+
+/// Saturating arithmetic on bounds of magnitudes (never negative): the host
+/// function refuses a launch whose kernel could compute a control value
+/// past its 32-bit int (docs/cuda-translation.md "Arithmetic").
+inline int64_t magnitude(int64_t value) {
+  return value < 0 ? (value == INT64_MIN ? INT64_MAX : -value) : value;
+}
+inline int64_t bound_add(int64_t a, int64_t b) {
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+inline int64_t bound_mul(int64_t a, int64_t b) {
+  return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+inline int64_t bound_max(int64_t a, int64_t b) { return a < b ? b : a; }
+inline int64_t bound_dec(int64_t a) { return a > 0 ? a - 1 : 0; }
+/// The element count of a buffer of `extents`, saturating.
+inline int64_t element_count(std::initializer_list<int64_t> extents) {
+  int64_t count = 1;
+  for (int64_t extent : extents)
+    count = bound_mul(count, magnitude(extent));
+  return count;
+}
 
 /// Global memory a host function allocates (CudaGmemLinear allocations at
 /// CPU scope): stream-ordered, freed when the C++ block that holds it ends.
