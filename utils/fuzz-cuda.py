@@ -172,8 +172,13 @@ class ProcGenerator:
         precision = rng.choice([b.precision for b in self.buffers] +
                                [dest.precision])
         reads = []
-        expr = self.expression(precision, loops, rng.randint(0, 3), reads,
-                               window)
+        depth = rng.randint(0, 3)
+        expr = self.expression(precision, loops, depth, reads, window)
+        if all(kind == "transcendental" for kind, _ in reads):
+            # Literals alone take the destination's precision.
+            reads = []
+            expr = self.expression(dest.precision, loops, depth, reads,
+                                   window)
         types = [dest_type]
         named = [("window" if dest_text.startswith("%row") else "buffer",
                   dest)]

@@ -85,3 +85,12 @@ exogpu.proc @narrow(%a: i8[2] @DRAM, %b: i8[1] @DRAM, %w: ui16[2] @DRAM,
   exogpu.assign %w[1] = 60000 : ui16[2] @DRAM
   exogpu.assign %v[0] = (%w[0] + %w[1]) / 2 : ui16[1] @DRAM, ui16[2] @DRAM
 }
+
+exogpu.proc @bf16_rounding(%b: bf16[1] @DRAM, %s: i8[1] @DRAM, %f: f32[1] @DRAM) {
+  // -0.150390625 + 100 is 99.849609375: 100 in bf16 (8 significant bits).
+  // Each operation rounds to bf16, so (b + 100) - 100 is 0 and the sum
+  // converts to the i8 100 (without the rounding: -0.150390625 and 99).
+  exogpu.assign %b[0] = -0.150390625 : bf16[1] @DRAM
+  exogpu.assign %f[0] = %b[0] + 100.0 - 100.0 : f32[1] @DRAM, bf16[1] @DRAM
+  exogpu.assign %s[0] = %b[0] + 100.0 : i8[1] @DRAM, bf16[1] @DRAM
+}
