@@ -207,9 +207,8 @@ LogicalResult SequentialLowering::lowerProcCall(CallOp call, ProcOp callee) {
         // A size is non-negative (the host function refuses the call too).
         Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
         createAssert(loc,
-                     arith::CmpIOp::create(builder, loc,
-                                           arith::CmpIPredicate::sge, *value,
-                                           zero),
+                     arith::CmpIOp::create(
+                         builder, loc, arith::CmpIPredicate::sge, *value, zero),
                      "@" + callee.getSymName() + ": size " +
                          getParamNames(callee)[i] + " is negative");
       }
