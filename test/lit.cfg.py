@@ -59,5 +59,11 @@ if cuobjdump:
 if python and subprocess.run([python, "-c", "import numpy"],
                              capture_output=True).returncode == 0:
     config.available_features.add("numpy")
+# The pinned CUTLASS headers (bench/kernels.py's second anchor).
+if python and subprocess.run(
+        [python, "-c", "import importlib.metadata as m, sys; "
+         "sys.exit(m.version('nvidia-cutlass') != '4.2.0.0')"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("cutlass")
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:
     config.available_features.add("cuda-gpu")
