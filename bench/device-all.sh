@@ -101,6 +101,7 @@ stages="$raw/stages.tsv"
 : >"$stages"
 started=$(date +%s)
 total=${TOTAL_S:-460}
+date -u '+%Y-%m-%d %H:%M UTC' >"$raw/date.txt"
 [ -f "$dir/manifest.json" ] && cp "$dir/manifest.json" "$raw/manifest.json"
 [ -f "$dir/manifest.json" ] ||
   log "warning: $dir/manifest.json is missing (run --prepare first)"

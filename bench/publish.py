@@ -80,7 +80,8 @@ def header(summary):
                        for s in summary["stages"])
     met = sum(c["verdict"] == "pass" for c in summary["targets"])
     return (f"**Device run of commit {m.get('commit', 'unknown')[:12]}** "
-            f"(prepared {m.get('prepared', '?')}) on {summary['device']}: "
+            f"(prepared {m.get('prepared', '?')}, run {summary['date']}) on "
+            f"{summary['device']}: "
             "`bash bench/device-all.sh --prepare` here, then "
             "`run(command=\"bash bench/device-all.sh\", carry=[\".device\"], "
             f"timeout_s=540)`; stages: {stages}. Targets met: {met} of "
@@ -101,7 +102,8 @@ def headline(summary):
     met = sum(c["verdict"] == "pass" for c in summary["targets"])
     m = summary["manifest"]
     return (f"Last device run (`bench/device-all.sh`, commit "
-            f"{m.get('commit', 'unknown')[:12]}, {summary['device']}): "
+            f"{m.get('commit', 'unknown')[:12]}, {summary['device']}, "
+            f"{summary['date']}): "
             f"{met} of {len(summary['targets'])} targets met; "
             + "; ".join(parts) + " (ratios to the better of cuBLAS and "
             "CUTLASS unless the target names cuBLAS; `docs/performance.md`).")

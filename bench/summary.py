@@ -7,7 +7,7 @@ Nsight Compute profiles of the rows below target.
 Reads the raw folder device-all.sh fills (RAW/gemm/results.csv from
 bench/kernels.py, RAW/attention/attention.csv from bench/attention.py,
 RAW/bundle/results.json from the GPU bundle, RAW/stages.tsv,
-RAW/manifest.json, RAW/device.txt, RAW/ncu/*.txt) and writes
+RAW/manifest.json, RAW/device.txt, RAW/date.txt, RAW/ncu/*.txt) and writes
 OUT/summary.md and OUT/summary.json (bench/publish.py turns the latter into
 the docs). With --plan it prints instead, for each row below target (worst
 first, each kernel and shape once), a tab-separated line: a label, the
@@ -297,8 +297,8 @@ def markdown(s):
              f"Commit {m.get('commit', 'unknown')[:12]}"
              + (f" ({m['modified_files']} modified files)"
                 if m.get("modified_files") else "")
-             + f", prepared {m.get('prepared', '?')}; device: "
-             f"{s['device']}; command: `{DEVICE_COMMAND}` after "
+             + f", prepared {m.get('prepared', '?')}, run {s['date']}; "
+             f"device: {s['device']}; command: `{DEVICE_COMMAND}` after "
              "`bash bench/device-all.sh --prepare`.", "",
              "| stage | status | seconds | limit |", "| --- | --- | --- | --- |"]
     lines += [f"| {t['stage']} | {t['status']} | {t['seconds']} | "
@@ -404,6 +404,8 @@ def summarize(raw, prepared, targets):
     if device_txt.exists():
         lines = device_txt.read_text().splitlines()
         device = lines[0] if lines else device
+    date_txt = raw / "date.txt"
+    date = date_txt.read_text().strip() if date_txt.exists() else "unknown"
     ncu = {p.stem: ncu_digest(p) for p in sorted((raw / "ncu").glob("*.txt"))} \
         if (raw / "ncu").is_dir() else {}
     for label, _, _ in plan(checks, attention, prepared,
@@ -421,7 +423,7 @@ def summarize(raw, prepared, targets):
     attention_checks = [{"kind": "attention", "shape": a["shape"],
                          "verdict": a["verdict"]} for a in attention
                         if a["verdict"] not in ("-", "WRONG")]
-    return {"manifest": manifest, "device": device,
+    return {"manifest": manifest, "device": device, "date": date,
             "stages": read_stages(raw / "stages.tsv"),
             "gemm": list(shapes.values()), "targets": checks +
             attention_checks, "attention": attention,
