@@ -234,6 +234,12 @@ def ncu_digest(path):
     return digest
 
 
+def attention_label(row):
+    """The profile label of an attention row: its length and proc."""
+    proc = f"attention_fwd_d{row['D']}" + ("_causal" if row["causal"] else "")
+    return f"attention-S{row['S']}-{proc}", proc
+
+
 def plan(checks, attention, prepared, bh):
     """(label, kernel function, command) per row below target, worst
     first, each kernel and shape once."""
@@ -250,8 +256,7 @@ def plan(checks, attention, prepared, bh):
                          f"{c['kernel']}_kernel", command))
     for r in attention:
         if r["verdict"] == "FAIL":
-            proc = f"attention_fwd_d{r['D']}" + ("_causal" if r["causal"]
-                                                 else "")
+            label, proc = attention_label(r)
             command = ["python3", "bench/attention.py", "--library",
                        str(prepared / "attention" / "libattention.so"),
                        "--results", "/tmp/device-all-ncu",
@@ -259,9 +264,9 @@ def plan(checks, attention, prepared, bh):
                        "--dims", str(r["D"]), "--causal",
                        "yes" if r["causal"] else "no", "--runs", "1",
                        "--warmup", "1"]
-            rows.append((min(r.get("x_flash", 0), r.get("x_cudnn", 0)),
-                         f"attention-S{r['S']}-{proc}", f"{proc}_kernel",
-                         command))
+            rows.append((min(r.get("x_flash", math.inf),
+                             r.get("x_cudnn", math.inf)),
+                         label, f"{proc}_kernel", command))
     seen, lines = set(), []
     for _, label, kernel, command in sorted(rows, key=lambda r: r[0]):
         key = (kernel, tuple(command))
@@ -353,7 +358,8 @@ def markdown(s):
               f"{goal['flash']} flash, >= {goal['cudnn']} cuDNN) |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for a in s["attention"]:
-        verdict = a["verdict"] + (f" ({a['note']})" if a["note"] else "")
+        verdict = a["verdict"] + (f" ({a['note']})" if a["note"] else "") \
+            + (f"; profile: {a['profile']}" if a.get("profile") else "")
         lines.append(f"| {a['shape']} | {fmt(a['exogpu'])} | "
                      f"{fmt(a['flash'])} | {fmt(a['efficient'])} | "
                      f"{fmt(a['cudnn'])} | {ratio(a.get('x_flash'))} | "
@@ -414,6 +420,10 @@ def summarize(raw, prepared, targets):
             if c.get("kernel") and label == \
                     f"{c['kind']}-{c['shape']}-{c['kernel']}":
                 c["profile"] = f"ncu/{label}.txt" if label in ncu else \
+                    "not profiled"
+        for a in attention:
+            if label == attention_label(a)[0]:
+                a["profile"] = f"ncu/{label}.txt" if label in ncu else \
                     "not profiled"
     wrong = [f"{g['kind']} {g['shape']}: {v} failed its check"
              for g in shapes.values() for v in g["failed"]]
