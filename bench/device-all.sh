@@ -146,7 +146,7 @@ export PYTHONUNBUFFERED=1
 targets=${TARGETS:-bench/targets.json}
 stage gemm "${GEMM_S:-150}" python3 bench/kernels.py --all --prebuilt \
   --out "$dir/bench" --results "$raw/gemm" --runs 30 --warmup 5 \
-  --timeout "${GEMM_S:-150}"
+  --timeout $(( ${GEMM_S:-150} - 10 ))
 stage attention "${ATTENTION_S:-100}" python3 bench/attention.py \
   --library "$dir/attention/libattention.so" --results "$raw/attention" \
   ${ATTENTION_ARGS:---bh 16x16 --seqlens 4096,16384 --dims 64,128} \

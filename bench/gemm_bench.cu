@@ -1029,9 +1029,11 @@ int main(int argc, char **argv) {
     else
       run_sm80(c, ctx);
     CHECK(cudaDeviceSynchronize());
+    // After every shape: a run stopped at its time limit keeps the shapes
+    // it measured (bench/device-all.sh).
+    if (!options.csv.empty())
+      write_csv(options.csv, prop.name);
   }
-  if (!options.csv.empty())
-    write_csv(options.csv, prop.name);
   print_table();
   bool failed = std::any_of(rows.begin(), rows.end(),
                             [](const Row &r) { return r.failed; });

@@ -49,6 +49,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import threading
 
 from toolchain import Script
 
@@ -285,18 +286,22 @@ def run(binary, args, results, nvcc):
             dirs + [env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
     log("running " + " ".join(command))
     output = []
-    try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True,
-                                   env=env)
-        for line in process.stdout:
-            print(line, end="", flush=True)
-            output.append(line)
-        status = process.wait(timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=env)
+    # The limit holds while the program prints (the loop below waits for
+    # its output to end).
+    timer = threading.Timer(args.timeout, process.kill)
+    timer.start()
+    for line in process.stdout:
+        print(line, end="", flush=True)
+        output.append(line)
+    status = process.wait()
+    if not timer.is_alive():
         status = 124
-        output.append(f"\nkernels.py: killed after {args.timeout} s\n")
+        message = f"killed the benchmark after {args.timeout} s"
+        log(message)
+        output.append(f"\nkernels.py: {message}\n")
+    timer.cancel()
     (results / "bench.log").write_text("".join(output))
     return status, csv
 
