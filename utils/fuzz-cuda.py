@@ -28,7 +28,7 @@ other runs, or a compile failure is written to --out.
 
 Usage: utils/fuzz-cuda.py [--build build] [--seconds 120] [--seed N]
                           [--scope cpu|device] [--procs 8]
-                          [--out fuzz-cuda-findings]
+                          [--out fuzz-cuda-findings] [--progress]
 Exit status 1 on a finding.
 """
 
@@ -431,6 +431,8 @@ def main():
                         help="relative tolerance of outputs written by "
                         "statements with exp2 or log2, on the device")
     parser.add_argument("--out", default="fuzz-cuda-findings")
+    parser.add_argument("--progress", action="store_true",
+                        help="a line on stderr after every module")
     args = parser.parse_args()
     scratch = tempfile.TemporaryDirectory()
     tools = {}
@@ -440,7 +442,8 @@ def main():
         shutil.copy2(ROOT / args.build / "bin" / tool, tools[name])
     rng = random.Random(args.seed)
     out = pathlib.Path(args.out)
-    deadline = time.monotonic() + args.seconds
+    start = time.monotonic()
+    deadline = start + args.seconds
     batches = programs = statements = windows = findings = 0
     precisions = set()
     while time.monotonic() < deadline:
@@ -462,6 +465,10 @@ def main():
                 f"// {l}\n" for l in detail.splitlines()) + text)
             print(f"finding: {what} ({case})", file=sys.stderr)
         shutil.rmtree(work)
+        if args.progress:
+            print(f"fuzz-cuda: {time.monotonic() - start:.0f} s, {batches} "
+                  f"modules, {programs} procs, {findings} finding(s)",
+                  file=sys.stderr, flush=True)
     print(f"{batches} modules, {programs} procs, {statements} statements, "
           f"{windows} windows, precisions {' '.join(sorted(precisions))}, "
           f"scope {args.scope}: {findings} finding(s)")
