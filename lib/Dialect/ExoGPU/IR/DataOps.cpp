@@ -374,8 +374,10 @@ static std::string formatShortestDouble(double value) {
     if (std::strtod(text.c_str(), nullptr) == value)
       break;
   }
-  if (text.find_first_of(".eEn") == std::string::npos)
-    text += ".0";
+  // An MLIR float literal has a '.' before any exponent: 1e+30 reads back
+  // as 1.0e+30.
+  if (text.find_first_of(".n") == std::string::npos)
+    text.insert(std::min(text.find_first_of("eE"), text.size()), ".0");
   return text;
 }
 
@@ -403,8 +405,20 @@ static void printDataExpr(OpAsmPrinter &p, Value value, DataPrec context) {
     return;
   }
   if (auto neg = dyn_cast_or_null<NegOp>(def)) {
-    p << '-';
+    // Never glued to a minus of its operand: -(-x), -(-2.0).
+    Operation *operand = neg.getOperand().getDefiningOp();
+    bool glued = isa_and_nonnull<NegOp>(operand);
+    if (auto constant = dyn_cast_or_null<ConstantOp>(operand)) {
+      auto value = cast<TypedAttr>(constant.getValue());
+      if (auto f = dyn_cast<FloatAttr>(value))
+        glued = f.getValue().isNegative();
+      else if (auto i = dyn_cast<IntegerAttr>(value))
+        glued = !i.getType().isUnsignedInteger() && i.getValue().isNegative();
+    }
+    p << (glued ? "-(" : "-");
     printDataExpr(p, neg.getOperand(), DataPrec::Unary);
+    if (glued)
+      p << ')';
     return;
   }
   // Functions: their arguments need no parentheses of their own.
