@@ -148,6 +148,9 @@ exogpu.proc @precisions(%a16: f16[8] @CudaGmemLinear, %abf: bf16[8] @CudaGmemLin
         exogpu.reduce %au8[%t] += (%au8[%t] - 3) * 2 : ui8[8] @CudaGmemLinear
         exogpu.assign %au16[%t] = %au16[%t] / 7 : ui16[8] @CudaGmemLinear
         exogpu.reduce %ai32[%t] += -%ai32[%t] * (%ai32[%t] - -4) : i32[8] @CudaGmemLinear
+        // 2147483648 wraps to INT32_MIN, printed -2147483648: a minus before
+        // an integer is part of the literal, so it reads back as itself.
+        exogpu.assign %ai32[%t] = (%ai32[%t] + 2147483648) / -(-2147483648) - - -3 : i32[8] @CudaGmemLinear
         %r = exogpu.alloc f32 @CudaRmem
         exogpu.assign %r[] = %a32[%t] : f32 @CudaRmem, f32[8] @CudaGmemLinear
         exogpu.reduce %a32[%t] += %r[] : f32[8] @CudaGmemLinear, f32 @CudaRmem
@@ -362,6 +365,7 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.reduce %au8[%t] += (%au8[%t] - 3) * 2 : ui8[8] @CudaGmemLinear
 // CHECK: exogpu.assign %au16[%t] = %au16[%t] / 7 : ui16[8] @CudaGmemLinear
 // CHECK: exogpu.reduce %ai32[%t] += -%ai32[%t] * (%ai32[%t] - -4) : i32[8] @CudaGmemLinear
+// CHECK: exogpu.assign %ai32[%t] = (%ai32[%t] + -2147483648) / -(-2147483648) - -(-3) : i32[8] @CudaGmemLinear
 // CHECK: %r = exogpu.alloc f32 @CudaRmem
 // CHECK: exogpu.assign %r[] = %a32[%t] : f32 @CudaRmem, f32[8] @CudaGmemLinear
 // CHECK: exogpu.reduce %a32[%t] += %r[] : f32[8] @CudaGmemLinear, f32 @CudaRmem

@@ -111,14 +111,8 @@ private:
   FailureOr<std::unique_ptr<ExprNode>> parseUnary() {
     auto node = std::make_unique<ExprNode>();
     node->loc = parser.getCurrentLocation();
-    if (succeeded(parser.parseOptionalMinus())) {
-      auto inner = parseUnary();
-      if (failed(inner))
-        return failure();
-      node->kind = ExprNode::Kind::Neg;
-      node->lhs = std::move(*inner);
-      return node;
-    }
+    if (succeeded(parser.parseOptionalMinus()))
+      return parseNegated(std::move(node));
     if (succeeded(parser.parseOptionalLParen())) {
       auto inner = parseExpr();
       if (failed(inner) || parser.parseRParen())
@@ -155,6 +149,36 @@ private:
       return failure();
     node->kind = ExprNode::Kind::Float;
     node->floatValue = floatValue;
+    return node;
+  }
+
+  /// The operand of a unary minus, after the minus. `-5` is the literal
+  /// minus five, so that every integer constant the printer writes,
+  /// INT32_MIN included, reads back as itself.
+  FailureOr<std::unique_ptr<ExprNode>>
+  parseNegated(std::unique_ptr<ExprNode> node) {
+    FailureOr<std::unique_ptr<ExprNode>> inner = failure();
+    SMLoc innerLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalMinus())) {
+      auto nested = std::make_unique<ExprNode>();
+      nested->loc = innerLoc;
+      inner = parseNegated(std::move(nested));
+    } else {
+      int64_t literal = 0;
+      OptionalParseResult hasLiteral = parser.parseOptionalInteger(literal);
+      if (hasLiteral.has_value()) {
+        if (failed(*hasLiteral))
+          return failure();
+        node->kind = ExprNode::Kind::Int;
+        node->intValue = -literal;
+        return node;
+      }
+      inner = parseUnary();
+    }
+    if (failed(inner))
+      return failure();
+    node->kind = ExprNode::Kind::Neg;
+    node->lhs = std::move(*inner);
     return node;
   }
 
