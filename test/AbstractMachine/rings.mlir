@@ -253,3 +253,36 @@ exoam.proc @remote_arrive_after_rendezvous() {
   exoam.await @bar[1] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
   exoam.check_barrier @bar[0 to 1]
 }
+
+// -----
+
+// Rule 4(b) at the end of a lifetime: thread 0 signals phase 1 of a ring of
+// depth 1 without seeing thread 1 pass its await of phase 0, and no later
+// signal of phase 1 sees it before the lifetime ends: that await may pass
+// only after phase 1 completed and then waits for phase 2.
+exoam.proc @await_overtaken_at_end() {
+  exoam.alloc barrier @bar[] ring 1
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
+  // expected-error @below {{ring overrun: this await of phase 0 of @bar[] may pass only after phase 1, the next phase of its ring slot (slot 0 of @bar[]'s ring of 1), completed: no signal of that phase is ordered after thread (task 0, thread 1) passed it}}
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  // expected-note @below {{the last signal of phase 1}}
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  // expected-note @below {{the lifetime of @bar[] ends here}}
+  // expected-note @below {{the CUDA translation makes every mbarrier element}}
+  exoam.check_barrier @bar[]
+}
+
+// -----
+
+// Twin: thread 1 and thread 0 meet at a rendezvous after thread 1's first
+// await, before phase 1 is signaled.
+exoam.proc @await_passed_before_next_phase() {
+  exoam.alloc barrier @bar[] ring 1
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.fence transitive pre = qfull(cuda_in_order) full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) threads gpu[4 (_, 2, 0)]
+  exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
+  exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
+  exoam.check_barrier @bar[]
+}
