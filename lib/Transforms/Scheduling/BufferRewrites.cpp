@@ -9,6 +9,7 @@
 #include "ExoGPU/Transforms/Scheduling/BufferRewrites.h"
 #include "ExoGPU/Analysis/Dependences.h"
 #include "ExoGPU/Transforms/Scheduling/BufferUses.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -435,6 +436,12 @@ LogicalResult mlir::exogpu::multDim(RewriterBase &rewriter, AllocOp alloc,
     return failure();
   }
   int64_t factor = c.getValue();
+  if (failed(checkControlMagnitude(
+          llvm::SaturatingMultiply(
+              coefficientMagnitude(alloc.getExtents().getResult(hi)),
+              static_cast<uint64_t>(factor)),
+          alloc.getLoc(), "mult_dim", refusal)))
+    return failure();
   SmallVector<AffineExpr> extents(alloc.getExtents().getResults());
   extents[hi] = extents[hi] * factor;
   extents.erase(extents.begin() + lo);

@@ -69,6 +69,11 @@ mlir::exogpu::divideLoop(RewriterBase &rewriter, ForOp loop, int64_t factor,
   MLIRContext *ctx = loop.getContext();
   ValueExpr lo = lowerBound(loop);
   ValueExpr count = ValueExpr::add(upperBound(loop), lo, -1);
+  if (failed(checkControlMagnitude(
+          llvm::SaturatingAdd(coefficientMagnitude(count.expr),
+                              static_cast<uint64_t>(factor)),
+          loop.getLoc(), "divide_loop", refusal)))
+    return failure();
   if (tail == TailStrategy::Cut) {
     // The tail runs `(hi - lo) mod factor` times: with hi < lo it would run
     // iterations the loop never ran.
@@ -801,6 +806,12 @@ FailureOr<ForOp> mlir::exogpu::multLoops(RewriterBase &rewriter, ForOp outer,
     return failure();
   }
   int64_t factor = c.getValue();
+  if (failed(checkControlMagnitude(
+          llvm::SaturatingMultiply(
+              coefficientMagnitude(outer.getUpperBoundExpr()),
+              static_cast<uint64_t>(factor)),
+          outer.getLoc(), "mult_loops", refusal)))
+    return failure();
   MLIRContext *ctx = outer.getContext();
   rewriter.setInsertionPoint(outer);
   ForOp merged = createLoop(rewriter, outer.getLoc(), name, LoopMode::seq,

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
+#include "ExoGPU/Analysis/ControlConstraints.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 
@@ -31,6 +32,22 @@ LogicalResult mlir::exogpu::checkAdjacent(Operation *first, Operation *second,
       << " needs two adjacent statements of one block, the second right "
          "after the first";
   return failure();
+}
+
+LogicalResult mlir::exogpu::checkControlMagnitude(uint64_t magnitude,
+                                                  Location loc,
+                                                  StringRef rewrite,
+                                                  Refusal &refusal) {
+  if (magnitude <= kMaxControlMagnitude)
+    return success();
+  refusal.at(loc) << rewrite
+                  << " would build constants beyond 2^40, the range the "
+                     "legality checks handle";
+  return failure();
+}
+
+uint64_t mlir::exogpu::coefficientMagnitude(AffineExpr expr) {
+  return boundMagnitude(expr, [](unsigned) { return uint64_t(1); });
 }
 
 void mlir::exogpu::explainNotInvariant(Refusal &refusal, Location loc,

@@ -731,3 +731,21 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// divide_loop refuses a factor beyond 2^40: the legality checks would give
+// up and the rewrite would fold constants near the 64-bit limits.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @divide_huge_factor(%N: size, %x: f32[%N] @DRAM) {
+    // expected-error @below {{divide_loop would build constants beyond 2^40, the range the legality checks handle}}
+    exogpu.for %i in seq(0, %N) {
+      exogpu.assign %x[%i] = 1.0 : f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %o, %n, %t = transform.exogpu.divide_loop %i by 2199023255552 into "io", "ii" tail "guard" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

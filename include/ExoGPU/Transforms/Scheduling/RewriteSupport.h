@@ -27,6 +27,17 @@ LogicalResult checkSeqLoop(ForOp loop, StringRef rewrite, Refusal &refusal);
 LogicalResult checkAdjacent(Operation *first, Operation *second,
                             StringRef rewrite, Refusal &refusal);
 
+/// Checks that `magnitude` (a factor, or the boundMagnitude of an expression
+/// a rewrite builds) is within kMaxControlMagnitude, the range the analyses
+/// handle; beyond it a rewrite would fold constants near the 64-bit limits.
+/// `rewrite` names the rewrite.
+LogicalResult checkControlMagnitude(uint64_t magnitude, Location loc,
+                                    StringRef rewrite, Refusal &refusal);
+
+/// The boundMagnitude of `expr` with every dimension at magnitude 1: a bound
+/// on its flattened coefficients.
+uint64_t coefficientMagnitude(AffineExpr expr);
+
 /// Explains at `loc` that `what` does not hold in every instance, with the
 /// counterexample `witness` (may be empty).
 void explainNotInvariant(Refusal &refusal, Location loc, const Twine &what,
