@@ -656,14 +656,19 @@ def size_sets(rng, proc, count):
 
 
 def run(args, timeout):
-    try:
-        result = subprocess.run(args, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                timeout=timeout)
-        return result.returncode, result.stdout
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return "timeout", out
+    """(exit status or "timeout", output). A run past the timeout is tried
+    once more with four times as long: on a loaded machine a slow run is not
+    a hang."""
+    for limit in (timeout, 4 * timeout):
+        try:
+            result = subprocess.run(args, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True,
+                                    timeout=limit)
+            return result.returncode, result.stdout
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout.decode() if isinstance(e.stdout, bytes) \
+                else (e.stdout or "")
+    return "timeout", out
 
 
 class Fuzzer:
