@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential fuzzer of the abstract machine's engines (issues 15, 21).
 
-Generates random AMIR procs of two shapes (alternating; --shape picks one).
+Generates random AMIR procs of three shapes (in turn; --shape picks one).
 
 K loops: procs shaped like the K loops of GEMMs (a sequential
 loop whose body streams through moving windows of global variables, cycles
@@ -27,6 +27,14 @@ These exercise task replay, with records of other tasks and of the host in
 the lists a task checks and clears, and finished tasks across kernel
 launches.
 
+Rings (issue 31): a producer/consumer pipeline in tasks over barrier
+elements that are rings of mbarriers of depth 1 to 4, with awaits whose lag
+fits the ring or overruns it, skipped and conditional awaits and arrives,
+TMA-like copies completing on the ring, the consumers waiting before the
+producer arrives, awaits with N = 0 by the arrivers or by others, two
+collectives taking turns, fences that close wait cycles, and drains before
+the barriers' free (docs/abstract-machine.md, "Rings").
+
 Each proc runs on the abstract machine three ways:
 
   * box     the box engine with every shortcut (task replay, finished tasks,
@@ -43,7 +51,7 @@ steady state was reached and how many tasks were replayed; the summary
 prints both, so that a fuzzer that never reaches them is noticed.
 
 Usage: utils/fuzz-engines.py [--build build] [--seconds 120] [--seed N]
-                             [--shape both|k-loop|host-loop]
+                             [--shape all|k-loop|host-loop|ring]
                              [--out fuzz-engine-findings]
 Exit status 1 when the engines disagreed.
 """
@@ -515,6 +523,181 @@ class HostLoopGenerator:
         return "\n".join(self.lines) + "\n"
 
 
+class RingGenerator:
+    """A producer/consumer pipeline over barrier elements that are rings of
+    mbarriers (docs/abstract-machine.md, "Rings"), in tasks: rings of
+    several depths, awaits with lags that fit the ring or overrun it,
+    skipped and conditional awaits and arrives, TMA-like copies completing
+    on the ring (`complete`), awaits before their arrive (consumer first),
+    awaits with N = 0 by the arrivers or by others, several collectives at
+    one element, fences that make wait cycles, and drains before the free."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.threads = rng.choice([4, 8])
+        self.stages = rng.choice([1, 2, 2, 3, 4])
+        # The producer's await lag: the stages (at most) it may run ahead,
+        # now and then one too many, or none (a wait cycle when it runs
+        # first). The ring's depth: the translation's 1 + lag, or not.
+        self.lag = (rng.randint(1, self.stages) if rng.random() < 0.85 else
+                    rng.randint(0, self.stages + 1))
+        self.depth = (1 + self.lag if rng.random() < 0.8 else
+                      rng.randint(1, 4))
+        self.trip = rng.randint(2, 9)
+        self.tasks = rng.choice([1, 2, 3])
+        # The producer: thread 0, or threads 0 and 1.
+        self.producer_size = rng.choice([1, 1, 2])
+        # The consumers: the other threads, or their first half.
+        rest = self.threads - self.producer_size
+        self.consumer_size = rest if rng.random() < 0.8 else rest // 2
+        self.lines = []
+
+    def emit(self, indent, text):
+        self.lines.append(" " * indent + text)
+
+    def producer(self):
+        return f"gpu[{self.threads} (_, {self.producer_size}, 0)]"
+
+    def consumers(self, split=None):
+        size, first = self.consumer_size, self.producer_size
+        if split is not None:
+            size //= 2
+            first += split * size
+        return f"gpu[{self.threads} (_, {size}, {first})]"
+
+    def guard(self):
+        rng = self.rng
+        n = self.trip
+        return rng.choice(["%k > 0", f"%k < {n - 1}", "%k mod 2 == 0",
+                           f"%k == {rng.randint(0, n - 1)}"])
+
+    def guarded(self, indent, probability, statement):
+        if self.rng.random() < probability:
+            self.emit(indent, f"exoam.if {self.guard()} {{")
+            statement(indent + 2)
+            self.emit(indent, "}")
+        else:
+            statement(indent)
+
+    def await_(self, indent, barrier, n, threads):
+        self.emit(indent, f"exoam.await @{barrier}[] full = "
+                          f"qfull(cuda_in_order) temp = qtmp(cuda_in_order) "
+                          f"n = {n} threads {threads}")
+
+    def arrive(self, indent, barrier, pre, threads):
+        self.emit(indent, f"exoam.arrive transitive pre = qfull({pre}) >> "
+                          f"@{barrier}[] threads {threads}")
+
+    def stage(self, offset=0):
+        if self.stages == 1:
+            return "@S[0]"
+        return f"@S[(%k + {offset}) mod {self.stages}]"
+
+    def produce(self, indent):
+        rng = self.rng
+        producer = self.producer()
+        # Back-pressure: the release `lag` stages back, now and then
+        # skipped.
+        if rng.random() < 0.95:
+            self.guarded(indent, 0.1, lambda i: self.await_(
+                i, "empty", -(self.lag + 1), producer))
+        window = self.stage()
+        # A TMA-like copy, whose write completes on `full`, or a store.
+        tma = rng.random() < 0.5
+        timeline = "tma_to_smem_async_qual" if tma else "cuda_in_order_ram_qual"
+        for kind in ("check_mutates", "check_reads"):
+            self.emit(indent, f"exoam.{kind} temporally_ordered {window} on "
+                              f"[{timeline}] for write threads {producer}")
+        self.emit(indent, f"exoam.clear_reads {window}")
+        self.emit(indent, f"exoam.clear_mutates {window}")
+        level, completion = (("unordered", " >> @full[]") if tma else
+                             ("fully_ordered", ""))
+        self.emit(indent, f"exoam.record_mutate {level} {window} on "
+                          f"{timeline}{completion} threads {producer}")
+        if tma:
+            self.emit(indent, f"exoam.complete >> @full[] threads {producer}")
+        pre = "tma_to_smem_async" if tma else "cuda_in_order"
+        self.guarded(indent, 0.1,
+                     lambda i: self.arrive(i, "full", pre, producer))
+        if rng.random() < 0.1:
+            # The producer waits for its own latest phase (N = 0).
+            self.await_(indent, "full", 0, producer)
+
+    def consume(self, indent, first):
+        """The consumers' part of an iteration; `first`: they come before
+        the producer's, and read the stage of the iteration before."""
+        rng = self.rng
+        # One collective, or two taking turns (several collectives).
+        split = None
+        if rng.random() < 0.1 and self.consumer_size >= 2:
+            split = rng.choice([0, 1])
+        consumers = self.consumers(split)
+        n = -1 if rng.random() < 0.96 else 0
+        self.guarded(indent, 0.1, lambda i: self.await_(i, "full", n,
+                                                        consumers))
+        offset = -1 if first else 0
+        if rng.random() < 0.15:
+            offset += rng.choice([-1, 1])
+        window = self.stage(offset % self.stages)
+
+        def read(i):
+            self.emit(i, f"exoam.check_mutates fully_ordered {window} on "
+                         f"[cuda_in_order_ram_qual] for read threads "
+                         f"{consumers}")
+            self.emit(i, f"exoam.record_read fully_ordered {window} on "
+                         f"cuda_in_order_ram_qual threads {consumers}")
+        if first:
+            self.emit(indent, "exoam.if %k > 0 {")
+            read(indent + 2)
+            self.emit(indent, "}")
+        else:
+            read(indent)
+        if rng.random() < 0.1:
+            self.fence(indent, consumers)
+        self.guarded(indent, 0.1, lambda i: self.arrive(
+            i, "empty", "cuda_in_order", consumers))
+
+    def fence(self, indent, threads):
+        self.emit(indent, f"exoam.fence transitive pre = qfull(cuda_in_order) "
+                          f"full = qfull(cuda_in_order) temp = "
+                          f"qtmp(cuda_in_order) threads {threads}")
+
+    def program(self):
+        rng = self.rng
+        t = self.threads
+        self.emit(0, "exoam.proc @fuzz() {")
+        self.emit(2, f"exoam.loop %task in (0, {self.tasks}) {{")
+        self.emit(4, "exoam.inc_task_id")
+        self.emit(4, f"exoam.alloc @S[{self.stages}]")
+        ring = f" ring {self.depth}" if rng.random() < 0.95 else ""
+        self.emit(4, f"exoam.alloc barrier @full[]{ring}")
+        self.emit(4, f"exoam.alloc barrier @empty[]{ring}")
+        consumer_first = rng.random() < 0.25
+        self.emit(4, f"exoam.loop %k in (0, {self.trip}) {{")
+        for part in ([lambda i: self.consume(i, True), self.produce]
+                     if consumer_first else
+                     [self.produce, lambda i: self.consume(i, False)]):
+            part(6)
+            if rng.random() < 0.08:
+                # A rendezvous of everyone between the two (a wait cycle
+                # when the consumers wait first).
+                self.fence(6, f"gpu[{t}]")
+        self.emit(4, "}")
+        # Now and then one await too many (which no release completes).
+        if rng.random() < 0.1:
+            self.await_(4, "empty", -(self.lag + 1), self.producer())
+        self.fence(4, f"gpu[{t}]")
+        for barrier in ("full", "empty"):
+            self.emit(4, f"exoam.check_barrier @{barrier}[]")
+        for kind in ("check_reads", "check_mutates"):
+            self.emit(4, f"exoam.{kind} temporally_ordered @S[0 to "
+                         f"{self.stages - 1}] on [cuda_in_order_ram_qual] "
+                         f"for free threads gpu[{t}]")
+        self.emit(2, "}")
+        self.emit(0, "}")
+        return "\n".join(self.lines) + "\n"
+
+
 def run(tool, text, options):
     proc = subprocess.run([str(tool), f"-exoam-interpret={options}", "-",
                            "-o", "/dev/null"], input=text, text=True,
@@ -551,8 +734,8 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--shape", default="both",
-                        choices=["both", "k-loop", "host-loop"])
+    parser.add_argument("--shape", default="all",
+                        choices=["all", "k-loop", "host-loop", "ring"])
     parser.add_argument("--out", default="fuzz-engine-findings")
     args = parser.parse_args()
     # A copy, so that a rebuild during the run does not disturb it.
@@ -563,9 +746,10 @@ def main():
     out = pathlib.Path(args.out)
     deadline = time.monotonic() + args.seconds
     runs = steady = failing = steady_failing = findings = 0
-    host_loops = replaying = 0
-    shapes = {"both": [Generator, HostLoopGenerator], "k-loop": [Generator],
-              "host-loop": [HostLoopGenerator]}[args.shape]
+    host_loops = replaying = rings = rings_failing = 0
+    shapes = {"all": [Generator, HostLoopGenerator, RingGenerator],
+              "k-loop": [Generator], "host-loop": [HostLoopGenerator],
+              "ring": [RingGenerator]}[args.shape]
     while time.monotonic() < deadline:
         shape = shapes[runs % len(shapes)]
         text = shape(rng).program()
@@ -576,6 +760,8 @@ def main():
         reached = "steady state" in box[1]
         steady += reached
         host_loops += shape is HostLoopGenerator
+        rings += shape is RingGenerator
+        rings_failing += shape is RingGenerator and box[0] != 0
         replaying += bool(re.search(r"task\(s\) ran, [1-9]", box[1]))
         failing += box[0] != 0
         steady_failing += reached and box[0] != 0
@@ -594,10 +780,10 @@ def main():
             for name, (rc, output) in (("box", box), ("plain", plain),
                                        ("reference", reference))))
         print(f"disagreement: {case}", file=sys.stderr)
-    print(f"{runs} programs ({host_loops} host loops), {steady} reached a "
-          f"steady state ({steady_failing} of them rejected later), "
-          f"{replaying} with replayed tasks, {failing} rejected, {findings} "
-          f"disagreement(s)")
+    print(f"{runs} programs ({host_loops} host loops, {rings} rings of "
+          f"which {rings_failing} rejected), {steady} reached a steady state "
+          f"({steady_failing} of them rejected later), {replaying} with "
+          f"replayed tasks, {failing} rejected, {findings} disagreement(s)")
     return 1 if findings else 0
 
 

@@ -77,7 +77,7 @@ public:
   bool hasRecordSeenByAll() override;
   void liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
                   const LiftSignature &signature) override;
-  void liftObserving(const ElementKey &barrier, int64_t max,
+  void liftObserving(const ElementKey &barrier, int64_t max, int64_t done,
                      const RecordLift &lambda,
                      const LiftSignature &signature) override;
   void endBarrierLifetime(const ElementKey &barrier) override;
@@ -150,7 +150,7 @@ private:
   };
   /// Per barrier element in its current lifetime: the cells with a record
   /// that observed it, by the count observed; and per AWAIT signature the
-  /// largest Max it ran with.
+  /// count up to which its lifts raised every observer (`done`).
   struct BarrierIndex {
     std::set<std::pair<int64_t, CellId>> observers;
     std::map<LiftSignature, int64_t> awaits;
@@ -222,16 +222,17 @@ void BoxStore::indexRecord(CellId id, const VisibilityRecord &record) {
 }
 
 void BoxStore::index(CellId id, bool all) {
-  ElementState &state = cells[id].state;
-  for (std::vector<VisibilityRecord> *records : {&state.reads, &state.mutates})
-    for (VisibilityRecord &record : *records) {
-      if (!all && record.indexed)
-        continue;
-      if (!record.indexed && isSeenByAll(record))
-        ++seenByAllEpoch;
-      indexRecord(id, record);
-      record.indexed = true;
-    }
+  forEachRecordList(cells[id].state,
+                    [&](std::vector<VisibilityRecord> &records, bool) {
+                      for (VisibilityRecord &record : records) {
+                        if (!all && record.indexed)
+                          continue;
+                        if (!record.indexed && isSeenByAll(record))
+                          ++seenByAllEpoch;
+                        indexRecord(id, record);
+                        record.indexed = true;
+                      }
+                    });
 }
 
 void BoxStore::noteChange(CellId id) {
@@ -272,9 +273,11 @@ void BoxStore::liftCell(CellId id, const RecordLift &lambda,
     return;
   // Lifts add grants and observed barriers (and mark those records not
   // indexed), split groups, or drop a barrier (which the indexes tolerate).
-  Cell &cell = cells[id];
-  bool changed = lambda(cell.state.reads);
-  changed |= lambda(cell.state.mutates);
+  bool changed = false;
+  forEachRecordList(cells[id].state,
+                    [&](std::vector<VisibilityRecord> &records, bool ring) {
+                      changed |= lambda(records, ring);
+                    });
   if (!changed)
     return;
   index(id, /*all=*/false);
@@ -323,33 +326,30 @@ void BoxStore::liftSeenBy(const ThreadSet &exec, const RecordLift &lambda,
 }
 
 void BoxStore::liftObserving(const ElementKey &barrier, int64_t max,
-                             const RecordLift &lambda,
+                             int64_t done, const RecordLift &lambda,
                              const LiftSignature &signature) {
   beginLift();
   auto found = barriers.find(barrier);
   if (found == barriers.end())
     return;
   BarrierIndex &index = found->second;
-  DenseSet<CellId> visited;
-  // An earlier lift with this signature raised every record that had
-  // observed a count up to its Max; a record cannot observe such a count
-  // later (counts only grow within a lifetime, and a record observes the
-  // current count), and grants are never lost: only the counts above the
-  // largest earlier Max are new.
-  std::optional<int64_t> done;
-  auto [it, inserted] = index.awaits.try_emplace(signature, max);
+  // An earlier lift with this signature raised every record that observed
+  // a count up to its `done`, which the caller keeps below every count a
+  // record can come to observe later (grants are never lost): only the
+  // counts above the largest earlier `done` need a visit.
+  std::optional<int64_t> earlier;
+  auto [it, inserted] = index.awaits.try_emplace(signature, done);
   if (!inserted) {
-    done = it->second;
-    it->second = std::max(max, it->second);
+    earlier = it->second;
+    it->second = std::max(done, it->second);
   }
-  if (done && *done >= max)
-    return;
-  auto first = done ? index.observers.upper_bound({*done, ~CellId(0)})
-                    : index.observers.begin();
+  auto first = earlier ? index.observers.upper_bound({*earlier, ~CellId(0)})
+                       : index.observers.begin();
   SmallVector<CellId> pending;
   for (auto entry = first;
        entry != index.observers.end() && entry->first <= max; ++entry)
     pending.push_back(entry->second);
+  DenseSet<CellId> visited;
   for (CellId id : pending)
     liftCell(id, lambda, visited);
 }
@@ -366,7 +366,7 @@ void BoxStore::endBarrierLifetime(const ElementKey &barrier) {
   for (CellId id : pending)
     liftCell(
         id,
-        [&](std::vector<VisibilityRecord> &records) {
+        [&](std::vector<VisibilityRecord> &records, bool) {
           return forgetBarrier(records, barrier);
         },
         visited);
@@ -499,9 +499,7 @@ void BoxStore::visitBoxes(
 bool BoxStore::hasRecordSeenByAll() {
   // Such a record is in a cell of the index (which may hold stale cells).
   return llvm::any_of(seenByEveryTask, [&](CellId id) {
-    const ElementState &state = cells[id].state;
-    return cells[id].refs != 0 && (llvm::any_of(state.reads, isSeenByAll) ||
-                                   llvm::any_of(state.mutates, isSeenByAll));
+    return cells[id].refs != 0 && holdsRecordSeenByAll(cells[id].state);
   });
 }
 

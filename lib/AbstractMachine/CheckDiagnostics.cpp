@@ -93,12 +93,12 @@ static StringRef getHazardName(AccessPurpose purpose, bool recordIsRead) {
 }
 
 /// Emits the hazard form of a failing check that knows the access it guards.
-static void reportHazard(Operation *check, AccessPurpose purpose,
-                         const ElementKey &key, bool isRead,
-                         const VisibilityRecord &record,
-                         const VisibilityQuery &query,
-                         std::optional<GlobalThread> blind,
-                         VisibilityLevel best) {
+static InFlightDiagnostic reportHazard(Operation *check, AccessPurpose purpose,
+                                       const ElementKey &key, bool isRead,
+                                       const VisibilityRecord &record,
+                                       const VisibilityQuery &query,
+                                       std::optional<GlobalThread> blind,
+                                       VisibilityLevel best) {
   StringRef earlier = isRead ? "read" : "write";
   std::string timelines = formatTimelines(query.timelines);
   InFlightDiagnostic diag = emitError(check->getLoc());
@@ -134,13 +134,15 @@ static void reportHazard(Operation *check, AccessPurpose purpose,
       << suggestSyncTimelines(query.timelines,
                               full ? getFullTimelines : getTemporalTimelines)
       << ")";
+  return diag;
 }
 
 void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
                                         bool isRead,
                                         const VisibilityRecord &record,
                                         const VisibilityQuery &query,
-                                        std::optional<GlobalThread> blind) {
+                                        std::optional<GlobalThread> blind,
+                                        std::optional<DiagnosticNote> cause) {
   ThreadSet seer = query.threads;
   if (blind) {
     IntervalSet one;
@@ -149,9 +151,13 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
   }
   VisibilityLevel best = getBestLevel(record, query.timelines, seer);
   auto purposeAttr = check->getAttrOfType<AccessPurposeAttr>("purpose");
-  if (purposeAttr)
-    return reportHazard(check, purposeAttr.getValue(), key, isRead, record,
-                        query, blind, best);
+  if (purposeAttr) {
+    InFlightDiagnostic diag = reportHazard(check, purposeAttr.getValue(), key,
+                                           isRead, record, query, blind, best);
+    if (cause)
+      diag.attachNote(cause->loc) << cause->text;
+    return;
+  }
 
   StringRef kind = isRead ? "read" : "mutate";
   std::string timelines = formatTimelines(query.timelines);
@@ -173,6 +179,8 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
                 : "the best any checking "
                   "thread sees it is ")
       << stringifyVisibilityLevel(best) << " on " << timelines;
+  if (cause)
+    diag.attachNote(cause->loc) << cause->text;
 }
 
 void mlir::exoam::reportBarrierMismatch(Operation *check, const ElementKey &key,

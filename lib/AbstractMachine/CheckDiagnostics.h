@@ -26,14 +26,21 @@ struct VisibilityQuery {
   const ThreadSet &threads;
 };
 
+/// A note a diagnostic ends with: where, and what.
+struct DiagnosticNote {
+  Location loc;
+  std::string text;
+};
+
 /// Emits the error of a failing CheckReads / CheckMutates `check` on
 /// element `key`: `record` (a read if `isRead`, else a mutate) is not
 /// visible as `query` requires, to `blind` (without `convergent`) or to any
-/// checking thread (with it).
+/// checking thread (with it); with `cause`, a note on why.
 void reportInvisibleRecord(Operation *check, const ElementKey &key, bool isRead,
                            const VisibilityRecord &record,
                            const VisibilityQuery &query,
-                           std::optional<GlobalThread> blind);
+                           std::optional<GlobalThread> blind,
+                           std::optional<DiagnosticNote> cause = std::nullopt);
 
 /// Emits the error of a failing CheckBarrier on element `key`.
 void reportBarrierMismatch(Operation *check, const ElementKey &key,

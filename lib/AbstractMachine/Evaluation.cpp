@@ -52,6 +52,20 @@ bool AccessWindow::forEachElement(
   }
 }
 
+ElementKey mlir::exoam::getElementKey(const AccessWindow &window) {
+  ElementKey key{window.var, {}};
+  for (IntervalSet::Interval r : window.ranges)
+    key.index.push_back(r.first);
+  return key;
+}
+
+AccessWindow mlir::exoam::getElementWindow(const ElementKey &key) {
+  AccessWindow window{key.var, {}};
+  for (int64_t i : key.index)
+    window.ranges.push_back({i, i});
+  return window;
+}
+
 AccessWindow mlir::exoam::getAllocationWindow(StringAttr var,
                                               ArrayRef<int64_t> extents) {
   AccessWindow box{var, {}};

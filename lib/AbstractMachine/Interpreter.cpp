@@ -13,8 +13,10 @@
 #include "CheckDiagnostics.h"
 #include "ElementEffect.h"
 #include "ExoGPU/AbstractMachine/SyncStore.h"
+#include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "PeriodicLoop.h"
+#include "Rings.h"
 #include "RunBudget.h"
 #include "StatementInfo.h"
 #include "TaskReplay.h"
@@ -37,7 +39,8 @@ public:
   explicit Interpreter(const InterpretOptions &options)
       : budget(options.maxSteps, options.maxMemoryMiB), options(options),
         env(options.engine == Engine::Reference ? createReferenceStore()
-                                                : createBoxStore()) {}
+                                                : createBoxStore()),
+        rings(/*group=*/options.engine == Engine::Box) {}
   LogicalResult run(ProcOp proc, ArrayRef<int64_t> args);
   /// A remark per replayable task loop that ran (its tasks run and
   /// replayed) and per loop that ran iterations in bulk.
@@ -128,10 +131,14 @@ private:
   LogicalResult execFence(FenceOp op);
   LogicalResult execArrive(ArriveOp op);
   LogicalResult execAwait(AwaitOp op);
+  LogicalResult execComplete(CompleteOp op);
   /// The AWAITs that may still raise records through an element of
   /// `barrier` (accessed by `op`), if every lifetime of it lies within one
   /// task (then within the current one).
   std::optional<BarrierAwaiters> getAwaiters(Operation *op, StringAttr barrier);
+  /// Whether every AWAIT of `barrier` (accessed by `op`) is `own` (a commit
+  /// group's): its arrives need not order other threads' ring events.
+  bool isAwaitedOwnOnly(Operation *op, StringAttr barrier);
   LogicalResult execCheckBarrier(CheckBarrierOp op);
   LogicalResult execCheckCondition(CheckConditionOp op);
   LogicalResult execCheckBounds(CheckBoundsOp op);
@@ -151,6 +158,15 @@ private:
 
   /// The arrive count a of barrier element `key` in rho.
   int64_t getArriveCount(const ElementKey &key);
+  /// Each element of the `barriers` accesses of `op` with the arrive count
+  /// a record or completion observes it at: that of `home` if given, else
+  /// its own.
+  FailureOr<SmallVector<std::pair<ElementKey, int64_t>>>
+  getObservedCounts(Operation *op, ArrayAttr barriers, AccessAttr home,
+                    ArrayRef<int64_t> values);
+  /// The lowest arrive count of the elements of barrier variable `var` (as
+  /// allocated), at most `fallback`.
+  int64_t getLowestArriveCount(StringAttr var, int64_t fallback);
   /// sigma applied to the control operands of `op`.
   FailureOr<SmallVector<int64_t>> getValues(Operation *op, ValueRange ctrl);
   /// g_s(sigma, iota) of a statement with thread mapping, given `values`
@@ -222,6 +238,8 @@ private:
   PeriodTracker *tracker = nullptr;
   /// Per barrier variable, the reach of its AWAITs (none: unknown).
   DenseMap<StringAttr, std::optional<AwaitReach>> awaitReaches;
+  /// Per barrier variable, whether every AWAIT of it is `own`.
+  DenseMap<StringAttr, bool> ownOnlyBarriers;
   /// Watches the task being recorded, if any.
   TaskRecorder *recorder = nullptr;
   /// A task of a replayable loop whose global records are as made, to be
@@ -245,6 +263,8 @@ private:
   bool needsExactRun = false;
   /// rho.
   std::unique_ptr<SyncStore> env;
+  /// The rules of barrier elements that are rings of mbarriers.
+  RingRules rings;
 };
 } // namespace
 
@@ -349,6 +369,7 @@ LogicalResult Interpreter::exec(Operation *op) {
       .Case([&](FenceOp fence) { return execFence(fence); })
       .Case([&](ArriveOp arrive) { return execArrive(arrive); })
       .Case([&](AwaitOp await) { return execAwait(await); })
+      .Case([&](CompleteOp complete) { return execComplete(complete); })
       .Case([&](CheckBarrierOp check) { return execCheckBarrier(check); })
       .Case([&](CheckConditionOp check) { return execCheckCondition(check); })
       .Case([&](CheckBoundsOp check) { return execCheckBounds(check); })
@@ -1015,22 +1036,6 @@ LogicalResult Interpreter::execIf(IfOp op) {
   return execBlock(op.getBody().front()); // IF-TRUE
 }
 
-/// The element of a one-element window.
-static ElementKey getElementKey(const AccessWindow &window) {
-  ElementKey key{window.var, {}};
-  for (IntervalSet::Interval r : window.ranges)
-    key.index.push_back(r.first);
-  return key;
-}
-
-/// The window of exactly one element.
-static AccessWindow getElementWindow(const ElementKey &key) {
-  AccessWindow window{key.var, {}};
-  for (int64_t i : key.index)
-    window.ranges.push_back({i, i});
-  return window;
-}
-
 //===----------------------------------------------------------------------===//
 // Fig. 22: alloc, clear, record
 //===----------------------------------------------------------------------===//
@@ -1113,6 +1118,7 @@ LogicalResult Interpreter::execAlloc(AllocOp op) {
     env->endBarrierLifetime(key);
     return true;
   });
+  rings.allocate(box->var, op.getRing());
   return success();
 }
 
@@ -1140,28 +1146,13 @@ LogicalResult Interpreter::getRecordEffect(RecordOp op, bool reads,
     return failure();
   // P_{E, rho}: the current arrive count of every accessed barrier element,
   // or of the home barrier for all of them (a multicast completion).
-  std::optional<int64_t> homeCount;
-  if (AccessAttr home = op.getHomeAttr()) {
-    FailureOr<AccessWindow> window = evaluate(op, home, *values);
-    if (failed(window))
-      return failure();
-    if (window->empty() || !window->isSingleElement())
-      return emitError(op.getLoc(),
-                       "the home barrier of a record must be one element");
-    homeCount = getArriveCount(getElementKey(*window));
-  }
+  FailureOr<SmallVector<std::pair<ElementKey, int64_t>>> observed =
+      getObservedCounts(op, op.getBarriers(), op.getHomeAttr(), *values);
+  if (failed(observed))
+    return failure();
   ArriveCounts arrives;
-  for (Attribute barrier : op.getBarriers()) {
-    FailureOr<AccessWindow> barrierWindow =
-        evaluate(op, cast<AccessAttr>(barrier), *values);
-    if (failed(barrierWindow) || failed(checkBarrierWindow(op, *barrierWindow)))
-      return failure();
-    env->visit(*barrierWindow, /*distinct=*/false,
-               [&](const ElementKey &key, const ElementState &state) {
-                 observeArrive(arrives, key, homeCount.value_or(state.arrives));
-                 return true;
-               });
-  }
+  for (const auto &[key, count] : *observed)
+    observeArrive(arrives, key, count);
   FailureOr<AccessWindow> window = evaluate(op, op.getTarget(), *values);
   if (failed(window))
     return failure();
@@ -1261,13 +1252,31 @@ LogicalResult Interpreter::execEffectGroup(
     if (!found)
       continue;
     const auto &[op, effect] = entry;
-    if (mentionsFinishedTasks(found->rejected.record))
+    if (mentionsFinishedTasks(found->rejected.record)) {
       needsExactRun = true;
-    else
-      reportInvisibleRecord(
-          op, found->key, effect.reads, found->rejected.record,
-          {effect.level, effect.timelines, effect.convergent, effect.threads},
-          found->rejected.blind);
+      return failure();
+    }
+    // A record that an await skipped (the completion of an asynchronous
+    // call in a phase it did not wait for) says so.
+    std::optional<DiagnosticNote> cause;
+    if (std::optional<RingRules::SkippedWait> skipped =
+            rings.findSkippedWait(found->rejected.record)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "skipped wait: this await waited for phase " << skipped->awaited
+         << " of ";
+      skipped->barrier.print(os);
+      os << ", which does not order the earlier access: it completes in "
+            "phase "
+         << skipped->phase
+         << " (complete_tx), and on the hardware only a wait for that phase "
+            "waits for it";
+      cause = DiagnosticNote{skipped->await, std::move(text)};
+    }
+    reportInvisibleRecord(
+        op, found->key, effect.reads, found->rejected.record,
+        {effect.level, effect.timelines, effect.convergent, effect.threads},
+        found->rejected.blind, std::move(cause));
     return failure();
   }
   return success();
@@ -1298,14 +1307,61 @@ LogicalResult Interpreter::execFence(FenceOp op) {
            temp = op.getTemp().getBits();
   LiftSignature signature{1, op.getTransitive(), pre, full, temp};
   threads->appendKey(signature);
+  // A fence beyond the threads' own registers is a rendezvous of its
+  // threads (docs/cuda-translation.md): it orders their ring events.
+  bool rendezvous = ((pre | full | temp) & ~getRegisterTimelines()) != 0;
   env->liftSeenBy(
       *threads,
-      [&](std::vector<VisibilityRecord> &records) {
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        if (ring)
+          return rendezvous && liftFence(records, /*transitive=*/true, *threads,
+                                         getRingMask(), getRingMask(), 0);
         return liftFence(records, op.getTransitive(), *threads, pre, full,
                          temp);
       },
       signature);
   return success();
+}
+
+FailureOr<SmallVector<std::pair<ElementKey, int64_t>>>
+Interpreter::getObservedCounts(Operation *op, ArrayAttr barriers,
+                               AccessAttr home, ArrayRef<int64_t> values) {
+  std::optional<int64_t> homeCount;
+  if (home) {
+    FailureOr<AccessWindow> window = evaluate(op, home, values);
+    if (failed(window))
+      return failure();
+    if (window->empty() || !window->isSingleElement())
+      return emitError(op->getLoc(), "the home barrier of a ")
+             << op->getName().stripDialect() << " must be one element";
+    homeCount = getArriveCount(getElementKey(*window));
+  }
+  SmallVector<std::pair<ElementKey, int64_t>> counts;
+  for (Attribute barrier : barriers) {
+    FailureOr<AccessWindow> window =
+        evaluate(op, cast<AccessAttr>(barrier), values);
+    if (failed(window) || failed(checkBarrierWindow(op, *window)))
+      return failure();
+    env->visit(*window, /*distinct=*/false,
+               [&](const ElementKey &key, const ElementState &state) {
+                 counts.push_back({key, homeCount.value_or(state.arrives)});
+                 return true;
+               });
+  }
+  return counts;
+}
+
+int64_t Interpreter::getLowestArriveCount(StringAttr var, int64_t fallback) {
+  auto it = extents.find(var);
+  if (it == extents.end())
+    return fallback;
+  int64_t lowest = std::numeric_limits<int64_t>::max();
+  env->visit(getAllocationWindow(var, it->second), /*distinct=*/true,
+             [&](const ElementKey &, const ElementState &state) {
+               lowest = std::min(lowest, state.arrives);
+               return true;
+             });
+  return std::min(lowest, fallback);
 }
 
 int64_t Interpreter::getArriveCount(const ElementKey &key) {
@@ -1342,11 +1398,17 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
   // arrive; docs/abstract-machine.md, "Multicast").
   int64_t homeCount = getArriveCount(*home);
   SmallVector<std::pair<ElementKey, int64_t>> counts;
+  // (Each element once: the home is in two windows of a multicast arrive.)
+  SmallVector<ElementKey> elements;
   for (const AccessWindow &window : windows)
     window.forEachElement([&](const ElementKey &key) {
       counts.push_back({key, homeCount});
+      if (!llvm::is_contained(elements, key))
+        elements.push_back(key);
       return true;
     });
+  if (failed(rings.checkArrive(op, *env, *threads, *home, homeCount, elements)))
+    return failure();
   QualMask pre = op.getPre().getBits();
   // The counts are left out: they only grow within a barrier lifetime.
   LiftSignature signature{2, op.getTransitive(), pre};
@@ -1369,9 +1431,18 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
         return known ? &*known : nullptr;
     return nullptr;
   };
+  // Every arrive orders the ring events its threads see, for the awaits
+  // that pair with it; a commit group's own awaits order nothing of them.
+  bool ordersRingEvents = llvm::any_of(windows, [&](const AccessWindow &w) {
+    return !isAwaitedOwnOnly(op, w.var);
+  });
   env->liftSeenBy(
       *threads,
-      [&](std::vector<VisibilityRecord> &records) {
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        if (ring)
+          return ordersRingEvents &&
+                 liftArrive(records, /*transitive=*/true, *threads,
+                            getRingMask(), counts);
         return liftArrive(
             records, op.getTransitive(), *threads, pre, counts,
             awaiters.empty()
@@ -1390,7 +1461,18 @@ LogicalResult Interpreter::execArrive(ArriveOp op) {
         state.received = std::max(state.received, homeCount + 1);
         return false;
       });
+  rings.recordArrive(op, *env, *threads, *home, homeCount, elements);
   return success();
+}
+
+bool Interpreter::isAwaitedOwnOnly(Operation *op, StringAttr barrier) {
+  auto [it, inserted] = ownOnlyBarriers.try_emplace(barrier, true);
+  if (inserted)
+    op->getParentOfType<ProcOp>().walk([&](AwaitOp await) {
+      if (await.getBarrier().getVar() == barrier && !await.getOwn())
+        it->second = false;
+    });
+  return it->second;
 }
 
 std::optional<BarrierAwaiters> Interpreter::getAwaiters(Operation *op,
@@ -1435,20 +1517,75 @@ LogicalResult Interpreter::execAwait(AwaitOp op) {
     return emitError(op.getLoc(), "await pairing count overflows with n = ")
            << n;
   next = n >= 0 ? std::max(w, max + 1) : w + 1;
+  // On a ring, the phases whose asynchronous completions the await skips:
+  // it does not order their records.
+  FailureOr<SmallVector<int64_t>> skipped =
+      rings.checkAwait(op, *env, *threads, key, n, max);
+  if (failed(skipped))
+    return failure();
   QualMask full = op.getFull().getBits(), temp = op.getTemp().getBits();
   bool own = op.getOwn();
   LiftSignature signature{3, full, temp, own};
   threads->appendKey(signature);
+  // (Box engine: a record observes from now on only counts of arrives not
+  // made yet, at the count of the arriver's home, an element of the same
+  // variable; the await's skipped completions stay unraised.)
+  int64_t done = std::min(max, getLowestArriveCount(key.var, a) - 1);
+  if (!skipped->empty())
+    done = std::min(done, skipped->front() - 1);
   env->liftObserving(
-      key, max,
-      [&](std::vector<VisibilityRecord> &records) {
-        return liftAwait(records, key, max, *threads, full, temp, own);
+      key, max, done,
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        // A commit group's own await orders the waiting threads' own work:
+        // nothing of other threads' ring events.
+        if (ring)
+          return !own && liftAwait(records, key, max, *threads, getRingMask(),
+                                   0, /*own=*/false, *skipped);
+        return liftAwait(records, key, max, *threads, full, temp, own,
+                         *skipped);
       },
       signature);
   env->update(window, [&](ElementState &state) {
     state.awaits = next;
     return false;
   });
+  rings.recordAwait(op, *env, *threads, key, w, n, max);
+  return success();
+}
+
+LogicalResult Interpreter::execComplete(CompleteOp op) {
+  FailureOr<SmallVector<int64_t>> values = getValues(op, op.getCtrl());
+  FailureOr<ThreadSet> threads = getThreads(op, values);
+  if (failed(threads))
+    return failure();
+  // The phase of each element: the issuing threads' next arrive, counted at
+  // the home barrier if there is one (as the records of the call observe).
+  FailureOr<SmallVector<std::pair<ElementKey, int64_t>>> phases =
+      getObservedCounts(op, op.getBarriers(), op.getHomeAttr(), *values);
+  if (failed(phases))
+    return failure();
+  if (failed(rings.checkComplete(op, *env, *threads, *phases)))
+    return failure();
+  // The copy starts after the issuing threads' earlier events, and its
+  // bytes land before the phase completes: the ring events they see are
+  // ordered before an await of the phase (the data they accessed is not:
+  // complete_tx releases nothing but the copy).
+  LiftSignature signature{4};
+  threads->appendKey(signature);
+  for (const auto &[key, phase] : *phases) {
+    signature.push_back(
+        reinterpret_cast<intptr_t>(key.var.getAsOpaquePointer()));
+    signature.push_back(key.index.size());
+    signature.append(key.index.begin(), key.index.end());
+  }
+  env->liftSeenBy(
+      *threads,
+      [&](std::vector<VisibilityRecord> &records, bool ring) {
+        return ring && liftArrive(records, /*transitive=*/true, *threads,
+                                  getRingMask(), *phases);
+      },
+      signature);
+  rings.recordComplete(op, *env, *threads, *phases);
   return success();
 }
 
@@ -1466,6 +1603,8 @@ LogicalResult Interpreter::execCheckBarrier(CheckBarrierOp op) {
   bool passed = env->visit(
       *window, /*distinct=*/true,
       [&](const ElementKey &key, const ElementState &state) {
+        if (failed(rings.checkLifetimeEnd(op, key, state)))
+          return false;
         if (state.getPhases() == state.awaits)
           return true;
         reportBarrierMismatch(op, key, state.getPhases(), state.awaits);

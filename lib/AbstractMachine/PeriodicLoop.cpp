@@ -300,10 +300,11 @@ StoreSnapshot mlir::exoam::takeSnapshot(SyncStore &store,
   store.visitBoxes(
       region, [&](const AccessWindow &box, const ElementState &state) {
         snapshot.push_back({box, state});
-        for (std::vector<VisibilityRecord> *records :
-             {&snapshot.back().second.reads, &snapshot.back().second.mutates})
-          for (VisibilityRecord &record : *records)
-            record.indexed = false;
+        forEachRecordList(snapshot.back().second,
+                          [](std::vector<VisibilityRecord> &records, bool) {
+                            for (VisibilityRecord &record : records)
+                              record.indexed = false;
+                          });
       });
   return snapshot;
 }

@@ -30,12 +30,12 @@ public:
                   const LiftSignature &) override {
     lift(lambda);
   }
-  void liftObserving(const ElementKey &, int64_t, const RecordLift &lambda,
-                     const LiftSignature &) override {
+  void liftObserving(const ElementKey &, int64_t, int64_t,
+                     const RecordLift &lambda, const LiftSignature &) override {
     lift(lambda);
   }
   void endBarrierLifetime(const ElementKey &barrier) override {
-    lift([&](std::vector<VisibilityRecord> &records) {
+    lift([&](std::vector<VisibilityRecord> &records, bool) {
       return forgetBarrier(records, barrier);
     });
   }
@@ -44,7 +44,7 @@ public:
   uint64_t getSeenByAllEpoch() const override { return epoch; }
 
 private:
-  /// lift(rho, lambda): every read and mutate record of every element.
+  /// lift(rho, lambda): every record list of every element.
   void lift(const RecordLift &lambda);
 
   std::map<ElementKey, ElementState> elements;
@@ -106,17 +106,15 @@ void ReferenceStore::visitBoxes(
 
 bool ReferenceStore::hasRecordSeenByAll() {
   return llvm::any_of(elements, [](const auto &entry) {
-    return llvm::any_of(entry.second.reads, isSeenByAll) ||
-           llvm::any_of(entry.second.mutates, isSeenByAll);
+    return holdsRecordSeenByAll(entry.second);
   });
 }
 
 void ReferenceStore::lift(const RecordLift &lambda) {
   ++epoch;
-  for (auto &entry : elements) {
-    lambda(entry.second.reads);
-    lambda(entry.second.mutates);
-  }
+  for (auto &entry : elements)
+    forEachRecordList(entry.second, [&](std::vector<VisibilityRecord> &records,
+                                        bool ring) { lambda(records, ring); });
 }
 
 std::unique_ptr<SyncStore> mlir::exoam::createReferenceStore() {

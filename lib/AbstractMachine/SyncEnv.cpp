@@ -215,24 +215,33 @@ bool mlir::exoam::isSameState(const ElementState &a, const ElementState &b) {
         return false;
     return true;
   };
+  auto sameRing = [&](const RingPhase &x, const RingPhase &y) {
+    return x.phase == y.phase && same(x.signals, y.signals) &&
+           same(x.completions, y.completions) && same(x.awaits, y.awaits) &&
+           same(x.unpassed, y.unpassed);
+  };
   return a.arrives == b.arrives && a.awaits == b.awaits &&
          a.received == b.received && same(a.reads, b.reads) &&
-         same(a.mutates, b.mutates);
+         same(a.mutates, b.mutates) && llvm::equal(a.ring, b.ring, sameRing);
 }
 
 llvm::hash_code mlir::exoam::hashState(const ElementState &state) {
-  llvm::hash_code hash =
-      llvm::hash_combine(state.arrives, state.awaits, state.reads.size());
-  for (const std::vector<VisibilityRecord> *records :
-       {&state.reads, &state.mutates})
-    for (const VisibilityRecord &record : *records) {
-      hash = llvm::hash_combine(hash, hashRecord(record),
-                                record.origin.getAsOpaquePointer(),
-                                record.isGroup);
-      record.actors.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
-        hash = llvm::hash_combine(hash, task, lo, hi);
+  llvm::hash_code hash = llvm::hash_combine(
+      state.arrives, state.awaits, state.reads.size(), state.ring.size());
+  forEachRecordList(
+      state, [&](const std::vector<VisibilityRecord> &records, bool) {
+        hash = llvm::hash_combine(hash, records.size());
+        for (const VisibilityRecord &record : records) {
+          hash = llvm::hash_combine(hash, hashRecord(record),
+                                    record.origin.getAsOpaquePointer(),
+                                    record.isGroup);
+          record.actors.forEachRange([&](int64_t task, int64_t lo, int64_t hi) {
+            hash = llvm::hash_combine(hash, task, lo, hi);
+          });
+        }
       });
-    }
+  for (const RingPhase &phase : state.ring)
+    hash = llvm::hash_combine(hash, phase.phase);
   return hash;
 }
 
@@ -333,6 +342,15 @@ bool mlir::exoam::isSeenByAll(const VisibilityRecord &record) {
                         return grant.threads.isAll() &&
                                grant.level >= VisibilityLevel::unordered;
                       });
+}
+
+bool mlir::exoam::holdsRecordSeenByAll(const ElementState &state) {
+  bool seen = false;
+  forEachRecordList(state,
+                    [&](const std::vector<VisibilityRecord> &records, bool) {
+                      seen |= llvm::any_of(records, isSeenByAll);
+                    });
+  return seen;
 }
 
 bool mlir::exoam::isSubsumed(const VisibilityRecord &strong,
@@ -725,10 +743,11 @@ bool mlir::exoam::liftArrive(
 bool mlir::exoam::liftAwait(std::vector<VisibilityRecord> &records,
                             const ElementKey &barrier, int64_t max,
                             const ThreadSet &exec, QualMask full, QualMask temp,
-                            bool own) {
+                            bool own, ArrayRef<int64_t> skipped) {
   auto observed = [&](const VisibilityRecord &record) {
     auto it = record.arrives.find(barrier);
-    return it != record.arrives.end() && it->second <= max;
+    return it != record.arrives.end() && it->second <= max &&
+           !llvm::binary_search(skipped, it->second);
   };
   // With `own`, an executing thread is raised on a record only if the
   // common grants let it see the record at unordered or above on the

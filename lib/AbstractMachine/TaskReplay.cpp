@@ -355,12 +355,12 @@ TaskRecorder::finish(ArrayRef<int64_t> key, ArrayRef<int64_t> taskIterators) {
     summary.allocations.push_back(allocation);
     if (plan.localsStayInside())
       continue;
-    store.visitBoxes(allocation.first,
-                     [&](const AccessWindow &box, const ElementState &state) {
-                       if (!state.reads.empty() || !state.mutates.empty() ||
-                           state.getPhases() || state.awaits)
-                         summary.locals.push_back({box, state});
-                     });
+    store.visitBoxes(allocation.first, [&](const AccessWindow &box,
+                                           const ElementState &state) {
+      if (!state.reads.empty() || !state.mutates.empty() ||
+          !state.ring.empty() || state.getPhases() || state.awaits)
+        summary.locals.push_back({box, state});
+    });
   }
   summary.recorded = recorded->getBoxes();
   if (!finished) {
@@ -566,6 +566,14 @@ mlir::exoam::replayTask(const TaskLoopPlan &plan, const TaskSummary &summary,
       renamed.received = state.received;
       appendRenamed(renamed.reads, state.reads, summary.task, task);
       appendRenamed(renamed.mutates, state.mutates, summary.task, task);
+      for (const RingPhase &phase : state.ring) {
+        RingPhase &copy = renamed.ring.emplace_back();
+        copy.phase = phase.phase;
+        appendRenamed(copy.signals, phase.signals, summary.task, task);
+        appendRenamed(copy.completions, phase.completions, summary.task, task);
+        appendRenamed(copy.awaits, phase.awaits, summary.task, task);
+        appendRenamed(copy.unpassed, phase.unpassed, summary.task, task);
+      }
       store.update(box, [&](ElementState &element) {
         element = renamed;
         return true;
@@ -612,7 +620,7 @@ void mlir::exoam::compactFinishedTask(const TaskLoopPlan &plan,
           return changed;
         },
         /*share=*/true);
-  store.liftSeenByAll([&](std::vector<VisibilityRecord> &records) {
+  store.liftSeenByAll([&](std::vector<VisibilityRecord> &records, bool) {
     return finishTaskGrants(records, task, isDead);
   });
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/AbstractMachine/ThreadSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -77,6 +78,31 @@ IntervalSet IntervalSet::intersect(const IntervalSet &other) const {
     for (Interval b : other.intervals)
       common.insert(std::max(a.first, b.first), std::min(a.second, b.second));
   return common;
+}
+
+IntervalSet IntervalSet::subtract(const IntervalSet &other) const {
+  IntervalSet rest;
+  for (Interval a : intervals) {
+    // Walk `a` upwards, keeping the parts between the intervals of `other`.
+    int64_t next = a.first;
+    bool done = false;
+    for (Interval b : other.intervals) {
+      if (b.second < next)
+        continue;
+      if (b.first > a.second)
+        break;
+      if (b.first > next)
+        rest.insert(next, b.first - 1);
+      if (b.second >= a.second) {
+        done = true; // (also where b.second + 1 would overflow)
+        break;
+      }
+      next = b.second + 1;
+    }
+    if (!done)
+      rest.insert(next, a.second);
+  }
+  return rest;
 }
 
 std::optional<int64_t> IntervalSet::findNotIn(const IntervalSet &other) const {
@@ -198,6 +224,31 @@ ThreadSet ThreadSet::intersect(const ThreadSet &other) const {
       if (IntervalSet both = threads.intersect(*others); !both.empty())
         common.byTask.push_back({task, std::move(both)});
   return common;
+}
+
+ThreadSet ThreadSet::subtract(const ThreadSet &other) const {
+  if (other.everyThread)
+    return ThreadSet();
+  ThreadSet rest;
+  for (const auto &[task, threads] : byTask) {
+    const IntervalSet *others = other.find(task);
+    IntervalSet left = others ? threads.subtract(*others) : threads;
+    if (!left.empty())
+      rest.byTask.push_back({task, std::move(left)});
+  }
+  return rest;
+}
+
+int64_t ThreadSet::count() const {
+  int64_t total = 0;
+  forEachRange([&](int64_t, int64_t lo, int64_t hi) {
+    int64_t size;
+    if (llvm::SubOverflow(hi, lo, size) ||
+        llvm::AddOverflow(size, int64_t(1), size) ||
+        llvm::AddOverflow(total, size, total))
+      total = std::numeric_limits<int64_t>::max();
+  });
+  return total;
 }
 
 void ThreadSet::insert(const ThreadSet &other) {

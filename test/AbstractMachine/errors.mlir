@@ -93,7 +93,7 @@ exoam.proc @condition_false(%N: index, %flag: i1) {
 
 exoam.proc @home_window(%N: index) {
   exoam.alloc barrier @bar[2]
-  // expected-error @below {{the home barrier of a record must be one element}}
+  // expected-error @below {{the home barrier of a record_mutate must be one element}}
   exoam.record_mutate unordered @x[0] on tma_to_smem_async_qual >> @bar[0] home @bar[0 to 1] threads gpu[4]
 }
 
@@ -152,4 +152,12 @@ exoam.proc @past_capacity(%N: index) {
 exoam.proc @at_capacity(%N: index) {
   exoam.alloc @tile[%N, %N, 2] capacity 32 "128 bytes of shared memory"
   exoam.record_mutate fully_ordered @tile[3, 3, 1] on cuda_in_order_ram_qual threads gpu[4]
+}
+
+// -----
+
+exoam.proc @completion_home_window() {
+  exoam.alloc barrier @bar[2] ring 1
+  // expected-error @below {{the home barrier of a complete must be one element}}
+  exoam.complete >> @bar[0 to 1] home @bar[0 to 1] threads gpu[4]
 }

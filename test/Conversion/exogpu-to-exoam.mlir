@@ -282,8 +282,8 @@ exogpu.proc @grid_constant(%x: f32[64] @CudaGmemLinear) {
 // empty).
 
 // CHECK-LABEL: exoam.proc @exempt_barriers() {
-// CHECK:         exoam.alloc barrier @cg[]
-// CHECK-NEXT:    exoam.alloc barrier @cs[]
+// CHECK:         exoam.alloc barrier @cg[]{{$}}
+// CHECK-NEXT:    exoam.alloc barrier @cs[]{{$}}
 // CHECK-NEXT:    exoam.arrive pre = [Sm80_cp_async_qual] >> @cg[] threads gpu[2, 64]
 // CHECK-NEXT:    exoam.await own @cg[] full = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] temp = [cpu_cuda_stream_qual, cuda_in_order_rmem_qual, cuda_in_order_ram_qual, Sm80_cp_async_qual, tma_to_smem_async_qual, tma_to_gmem_async_qual, wgmma_async_rmem_a_qual, wgmma_async_rmem_d_qual, wgmma_async_smem_qual, wgmma_zero_qual] n = 0 threads gpu[2, 64]
 // CHECK-NEXT:    exoam.arrive transitive pre = [cuda_in_order_rmem_qual, cuda_in_order_ram_qual] >> @cs[] threads gpu[2, 64]
@@ -396,8 +396,8 @@ exogpu.proc @cluster_mapping(%G: f32[2, 128] @CudaGmemLinear) {
 // CHECK-NEXT:    exoam.loop
 // CHECK-NEXT:      exoam.inc_task_id
 // CHECK-NEXT:      exoam.alloc @s[2, 32]
-// CHECK-NEXT:      exoam.alloc barrier @bar[2]
-// CHECK-NEXT:      exoam.alloc barrier @one[]
+// CHECK-NEXT:      exoam.alloc barrier @bar[2] ring 1
+// CHECK-NEXT:      exoam.alloc barrier @one[] ring 1
 // CHECK-NEXT:    }
 exogpu.proc @allocs(%N: size) {
   %h = exogpu.alloc f32[16, %N] @DRAM
@@ -406,6 +406,36 @@ exogpu.proc @allocs(%N: size) {
       %s = exogpu.alloc f32[2, 32] @CudaSmemLinear
       %bar = exogpu.alloc barrier[2] @CudaMbarrier
       %one = exogpu.alloc barrier @CudaMbarrier
+    }
+  }
+}
+
+// -----
+
+// The elements of a CudaMbarrier are rings of mbarriers, as deep as the CUDA
+// translation makes them (ExoGPU/Analysis/MbarrierRing.h): 1 + the sum of
+// the largest lag (~N of an await with N < 0) of each mbarrier of the
+// kernel, here 1 + 2 + 1 (`empty`'s lag 2, `full`'s lag 0, `other`'s lag 1,
+// its await with N >= 0 lags 0). Commit groups are no rings.
+
+// CHECK-LABEL: exoam.proc @ring_depth() {
+// CHECK:         exoam.alloc barrier @full[] ring 4
+// CHECK-NEXT:    exoam.alloc barrier @empty[] ring 4
+// CHECK-NEXT:    exoam.alloc barrier @other[] ring 4
+// CHECK-NEXT:    exoam.alloc barrier @cg[]{{$}}
+exogpu.proc @ring_depth() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %full = exogpu.alloc barrier @CudaMbarrier
+      %empty = exogpu.alloc barrier @CudaMbarrier
+      %other = exogpu.alloc barrier @CudaMbarrier
+      %cg = exogpu.alloc barrier @CudaCommitGroup
+      exogpu.await(%full, cuda_in_order, -1) : barrier @CudaMbarrier
+      exogpu.await(%empty, cuda_in_order, -2) : barrier @CudaMbarrier
+      exogpu.await(%empty, cuda_in_order, -3) : barrier @CudaMbarrier
+      exogpu.await(%other, cuda_in_order, -2) : barrier @CudaMbarrier
+      exogpu.await(%other, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.await(%cg, Sm80_cp_async, 4) : barrier @CudaCommitGroup
     }
   }
 }
@@ -714,6 +744,7 @@ exogpu.instr @Sm90_tma_load_128x32_f32(
 // CHECK-NEXT:        exoam.record_mutate unordered @S[0 to 127, 0 to 31] on tma_to_smem_async_qual >> @bar[1] threads gpu[32 (%[[T]], 1, 0)]
 // CHECK-NEXT:        exoam.check_mutates fully_ordered @A[%[[TASK]] * 128 to %[[TASK]] * 128 + 127, 0 to 31] on [tma_to_smem_async_qual] for read threads gpu[32 (%[[T]], 1, 0)]
 // CHECK-NEXT:        exoam.record_read unordered @A[%[[TASK]] * 128 to %[[TASK]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[1] threads gpu[32 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.complete >> @bar[1] threads gpu[32 (%[[T]], 1, 0)]
 // CHECK-NEXT:      }
 exogpu.proc @call_barrier(%A: f32[256, 32] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32) : f32[256, 32] @CudaGmemLinear
@@ -758,6 +789,7 @@ exogpu.instr @Sm90_tma_multicast_load_128x32_f32(
 // CHECK-NEXT:        exoam.record_mutate unordered @S[1, %[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
 // CHECK-NEXT:        exoam.check_mutates fully_ordered @G[%[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on [tma_to_smem_async_qual] for read threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
 // CHECK-NEXT:        exoam.record_read unordered @G[%[[CTA]] * 128 to %[[CTA]] * 128 + 127, 0 to 31] on tma_to_smem_async_qual >> @bar[0 to 1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
+// CHECK-NEXT:        exoam.complete >> @bar[0 to 1] home @bar[%[[CTA]]] threads gpu[2 (%[[CTA]], 64, 0), 64 (%[[T]], 1, 0)]
 // CHECK-NEXT:      }
 exogpu.proc @multicast_completion(%G: f32[256, 32] @CudaGmemLinear) {
   %G_map = exogpu.window %G[:, :] @Sm90_tensorMap(128, 128, 32) : f32[256, 32] @CudaGmemLinear

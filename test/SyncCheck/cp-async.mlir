@@ -108,7 +108,7 @@ exogpu.proc @cp_async_mbarrier_in_order(%g: f32[512] @CudaGmemLinear, %out: f32[
         exogpu.call @Sm80_cp_async_f32x4(%buf[%tid * 4:%tid * 4 + 4], %g[%task * 256 + %tid * 4:%task * 256 + %tid * 4 + 4]) : f32[256] @CudaSmemLinear, f32[512] @CudaGmemLinear
       }
       exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
-      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
         // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by {task 1: 63} on Sm80_cp_async_qual; thread (task 1, thread 0)}}
         // expected-note @below {{missing synchronization}}
@@ -144,7 +144,7 @@ exogpu.proc @cp_async_mbarrier_cp_async(%g: f32[512] @CudaGmemLinear, %out: f32[
         exogpu.call @Sm80_cp_async_f32x4(%buf[%tid * 4:%tid * 4 + 4], %g[%task * 256 + %tid * 4:%task * 256 + %tid * 4 + 4]) : f32[256] @CudaSmemLinear, f32[512] @CudaGmemLinear
       }
       exogpu.arrive(Sm80_cp_async, 1) >> %bar : barrier @CudaMbarrier
-      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
         exogpu.assign %out[%task * 64 + %tid] = %buf[(63 - %tid) * 4] : f32[128] @CudaGmemLinear, f32[256] @CudaSmemLinear
       }

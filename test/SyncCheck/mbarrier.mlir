@@ -318,10 +318,11 @@ exogpu.proc @ring_all_released(%A: f32[1024, 32] @CudaGmemLinear, %out: f32[256,
 
 // -----
 
-// Unbalanced arrives at the free: the producer skips the waits of the
-// first two iterations (the stages start empty) and pairs each later wait
-// with the oldest release (N = -1), which orders the refills correctly, but
-// the last two releases are never awaited: 4 arrives, 2 awaits at the free.
+// Unbalanced arrives at the free: the producer skips the wait of the first
+// iteration and pairs each later wait with the release one stage back
+// (N = -2, ring lag 1: rings of 1 + 1 mbarriers), which orders the refills
+// correctly, but the last release is never awaited: 4 arrives, 3 awaits at
+// the free.
 
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_tma_load_128x32_f32(
@@ -342,13 +343,13 @@ exogpu.proc @ring_unawaited_releases(%A: f32[1024, 32] @CudaGmemLinear, %out: f3
     exogpu.for %task in cuda_tasks(0, 2) {
       %S = exogpu.alloc f32[2, 128, 32] @Sm90_SmemSwizzled(128)
       %full = exogpu.alloc barrier @CudaMbarrier
-      // expected-error @below {{check_barrier failed on @empty[]: arrive count 4 differs from await count 2 (barrier mismatch}}
+      // expected-error @below {{check_barrier failed on @empty[]: arrive count 4 differs from await count 3 (barrier mismatch}}
       %empty = exogpu.alloc barrier @CudaMbarrier
       exogpu.for %k in seq(0, 4) {
         exogpu.warps "producer" {
           exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-            exogpu.if %k >= 2 {
-              exogpu.await(%empty, cuda_generic_and_async, -1) : barrier @CudaMbarrier
+            exogpu.if %k >= 1 {
+              exogpu.await(%empty, cuda_generic_and_async, -2) : barrier @CudaMbarrier
             }
             exogpu.call @Sm90_tma_load_128x32_f32(%S[%k mod 2, :, :], %A_map[%task * 512 + %k * 128:%task * 512 + %k * 128 + 128, :]) >> %full : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[1024, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
             exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
@@ -371,7 +372,7 @@ exogpu.proc @ring_unawaited_releases(%A: f32[1024, 32] @CudaGmemLinear, %out: f3
 
 // -----
 
-// Twin: after the loop the producer drains the two outstanding releases.
+// Twin: after the loop the producer drains the outstanding release.
 
 // From stdlib/sm90a.mlir.
 exogpu.instr @Sm90_tma_load_128x32_f32(
@@ -396,8 +397,8 @@ exogpu.proc @ring_drained_releases(%A: f32[1024, 32] @CudaGmemLinear, %out: f32[
       exogpu.for %k in seq(0, 4) {
         exogpu.warps "producer" {
           exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-            exogpu.if %k >= 2 {
-              exogpu.await(%empty, cuda_generic_and_async, -1) : barrier @CudaMbarrier
+            exogpu.if %k >= 1 {
+              exogpu.await(%empty, cuda_generic_and_async, -2) : barrier @CudaMbarrier
             }
             exogpu.call @Sm90_tma_load_128x32_f32(%S[%k mod 2, :, :], %A_map[%task * 512 + %k * 128:%task * 512 + %k * 128 + 128, :]) >> %full : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[1024, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
             exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
@@ -415,8 +416,7 @@ exogpu.proc @ring_drained_releases(%A: f32[1024, 32] @CudaGmemLinear, %out: f32[
       }
       exogpu.warps "producer" {
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          exogpu.await(%empty, cuda_generic_and_async, -1) : barrier @CudaMbarrier
-          exogpu.await(%empty, cuda_generic_and_async, -1) : barrier @CudaMbarrier
+          exogpu.await(%empty, cuda_generic_and_async, -2) : barrier @CudaMbarrier
         }
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
@@ -452,7 +452,7 @@ exogpu.proc @arrive_other_cta(%g: f32[256] @CudaGmemLinear, %out: f32[256] @Cuda
           exogpu.arrive(cuda_in_order, 1) >> %bar[1 - %cta] : barrier[2] @CudaMbarrier
         }
         exogpu.warps(1, 2) {
-          exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
           exogpu.for %lane in cuda_threads(0, 32, unit = cuda_thread) {
             exogpu.assign %out[%task * 64 + %cta * 32 + %lane] = %S[%cta, 31 - %lane] : f32[256] @CudaGmemLinear, f32[2, 32] @CudaSmemLinear
           }
@@ -479,7 +479,7 @@ exogpu.proc @arrive_own_cta(%g: f32[256] @CudaGmemLinear, %out: f32[256] @CudaGm
           exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
         exogpu.warps(1, 2) {
-          exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
           exogpu.for %lane in cuda_threads(0, 32, unit = cuda_thread) {
             exogpu.assign %out[%task * 64 + %cta * 32 + %lane] = %S[%cta, 31 - %lane] : f32[256] @CudaGmemLinear, f32[2, 32] @CudaSmemLinear
           }

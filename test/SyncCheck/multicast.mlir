@@ -55,7 +55,7 @@ exogpu.proc @multicast_twice_in_flight(%first: index, %G: f32[128, 32] @CudaGmem
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
         exogpu.if %cta == %first {
-          exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
           exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
             // expected-error @below {{WAW hazard on @B[}}
             // expected-note @below {{missing synchronization}}
@@ -105,7 +105,7 @@ exogpu.proc @multicast_twice_after_waits(%first: index, %G: f32[128, 32] @CudaGm
           }
         }
         exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-          exogpu.await(%bar[%cta], cuda_async_proxy, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_async_proxy, -1) : barrier[2] @CudaMbarrier
         }
         exogpu.fence(cuda_generic_and_async, cuda_generic_and_async)
       }
@@ -149,7 +149,7 @@ exogpu.proc @multicast_free_in_flight(%first: index, %G: f32[128, 32] @CudaGmemL
             exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B[:, :, :], %G_map[:, :]) >> %bar[:] : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
             exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
           }
-          exogpu.await(%bar[%cta], cuda_async_proxy, 0) : barrier[2] @CudaMbarrier
+          exogpu.await(%bar[%cta], cuda_async_proxy, -1) : barrier[2] @CudaMbarrier
         }
       }
       exogpu.fence(cuda_generic_and_async, cuda_generic_and_async)
@@ -191,7 +191,7 @@ exogpu.proc @multicast_free_after_waits(%first: index, %G: f32[128, 32] @CudaGme
         }
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-        exogpu.await(%bar[%cta], cuda_async_proxy, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_async_proxy, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_generic_and_async, cuda_generic_and_async)
     }
@@ -216,7 +216,7 @@ exogpu.proc @multicast_arrive_read_other(%first: index, %S: f32[2, 128] @CudaGme
         exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] >> %bar[:] : barrier[2] @CudaMbarrier
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
         exogpu.if %cta == %first {
           exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
             exogpu.assign %out[%t] = %S[1 - %cta, %t] : f32[128] @CudaGmemLinear, f32[2, 128] @CudaGmemLinear
@@ -244,7 +244,7 @@ exogpu.proc @own_arrive_read_other(%first: index, %S: f32[2, 128] @CudaGmemLinea
         exogpu.arrive(cuda_in_order, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
       }
       exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
         exogpu.if %cta == %first {
           exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
             // expected-error @below {{RAW hazard on @S[}}
@@ -264,8 +264,9 @@ exogpu.proc @own_arrive_read_other(%first: index, %S: f32[2, 128] @CudaGmemLinea
 // signals both CTAs' `full` barrier with a multicast arrive; the consumers
 // of both CTAs read each stage and release it to both CTAs' `empty`
 // barrier; every CTA waits for `empty` with lag 2 (the producer before
-// reusing a stage). `full` of the other CTA is never a home: its phases are
-// the ones the multicast arrives reached, so its awaits balance at the free.
+// reusing a stage). A hang: the translation counts, in each element's
+// ring, the arrivals of every CTA of a multicast arrive's window, and only
+// `first` arrives at `full` (docs/abstract-machine.md, "Rings").
 exogpu.proc @one_producer_ring(%first: index, %S: f32[2, 128] @CudaGmemLinear, %out: f32[2, 128] @CudaGmemLinear) {
   exogpu.device_function(clusterDim = 2, blockDim = 128) {
     exogpu.for %task in cuda_tasks(0, 1) {
@@ -278,8 +279,45 @@ exogpu.proc @one_producer_ring(%first: index, %S: f32[2, 128] @CudaGmemLinear, %
             exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
               exogpu.assign %S[%k mod 2, %t] = 1.0 : f32[2, 128] @CudaGmemLinear
             }
+            // expected-note @below {{the arrivals of phase 0 come from here}}
+            // expected-note @below {{the arrive that sets the ring's arrival count}}
             exogpu.arrive(cuda_in_order, 1) >> %full[%cta] >> %full[:] : barrier[2] @CudaMbarrier
           }
+        }
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          // expected-error-re @below {{hang: this await waits for phase 0 of @full[{{[01]}}], which gets 128 of the 256 arrivals its ring counts, so it never completes on the hardware}}
+          exogpu.await(%full[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
+          exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+            exogpu.reduce %out[%cta, %t] += %S[%k mod 2, %t] : f32[2, 128] @CudaGmemLinear, f32[2, 128] @CudaGmemLinear
+          }
+          exogpu.arrive(cuda_in_order, 1) >> %empty[%cta] >> %empty[:] : barrier[2] @CudaMbarrier
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+    }
+  }
+}
+
+// -----
+
+// Twin: every CTA of the window arrives at `full` in each phase, after the
+// producer's writes (the other CTA has nothing to order).
+exogpu.proc @one_producer_ring_both_arrive(%first: index, %S: f32[2, 128] @CudaGmemLinear, %out: f32[2, 128] @CudaGmemLinear) {
+  exogpu.device_function(clusterDim = 2, blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %full = exogpu.alloc barrier[2] @CudaMbarrier
+      %empty = exogpu.alloc barrier[2] @CudaMbarrier
+      exogpu.for %k in seq(0, 6) {
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.await(%empty[%cta], cuda_in_order, -3) : barrier[2] @CudaMbarrier
+          exogpu.if %cta == %first {
+            exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+              exogpu.assign %S[%k mod 2, %t] = 1.0 : f32[2, 128] @CudaGmemLinear
+            }
+          }
+        }
+        exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+          exogpu.arrive(cuda_in_order, 1) >> %full[%cta] >> %full[:] : barrier[2] @CudaMbarrier
         }
         exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
           exogpu.await(%full[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier

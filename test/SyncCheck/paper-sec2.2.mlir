@@ -67,7 +67,7 @@ exogpu.proc @paper_a_cta_fence(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2, 32
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
           exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }
@@ -123,7 +123,7 @@ exogpu.proc @paper_a_cluster_fence(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
           exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }
@@ -182,7 +182,7 @@ exogpu.proc @paper_a_cluster_sync(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2,
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
           exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }
@@ -445,7 +445,7 @@ exogpu.proc @paper_c_cg_wait_too_late(%G: f32[256, 32] @CudaGmemLinear, %C: f32[
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
           exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }
@@ -551,7 +551,7 @@ exogpu.proc @paper_c_cg_wait_before_cs(%G: f32[256, 32] @CudaGmemLinear, %C: f32
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
           exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }
@@ -658,7 +658,7 @@ exogpu.proc @paper_c_cs_arrive_covers_wgmma(%G: f32[256, 32] @CudaGmemLinear, %C
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
           exogpu.arrive(tma_to_smem_async, 1) >> %bar[%cta] : barrier[2] @CudaMbarrier
         }
-        exogpu.await(%bar[%cta], cuda_in_order, 0) : barrier[2] @CudaMbarrier
+        exogpu.await(%bar[%cta], cuda_in_order, -1) : barrier[2] @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
     }

@@ -44,7 +44,7 @@ exogpu.proc @tma_read_before_wait(%A: f32[256, 32] @CudaGmemLinear, %out: f32[25
           exogpu.assign %out[%task * 128 + %tid, %j] = %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)
         }
       }
-      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       exogpu.fence(cuda_in_order, cuda_in_order)
     }
   }
@@ -79,7 +79,7 @@ exogpu.proc @tma_read_after_wait(%A: f32[256, 32] @CudaGmemLinear, %out: f32[256
         exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 128:%task * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
       }
-      exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
           exogpu.assign %out[%task * 128 + %tid, %j] = %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)
@@ -120,7 +120,7 @@ exogpu.proc @tma_wait_issuing_thread_only(%A: f32[256, 32] @CudaGmemLinear, %out
         // expected-note @below {{the earlier write is here}}
         exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 128:%task * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
-        exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+        exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       }
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
@@ -162,7 +162,7 @@ exogpu.proc @tma_wait_issuing_thread_then_fence(%A: f32[256, 32] @CudaGmemLinear
       exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
         exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 128:%task * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
-        exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+        exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
@@ -206,7 +206,7 @@ exogpu.proc @tma_await_wrong_timeline(%A: f32[256, 32] @CudaGmemLinear, %out: f3
         exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 128:%task * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
       }
-      exogpu.await(%bar, cuda_async_proxy, 0) : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_async_proxy, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
           // expected-error @below {{RAW hazard on @S[127, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual; thread (task 1, thread 0) of {task 1: 0} sees it at invisible on [cuda_in_order_ram_qual]}}
@@ -246,7 +246,7 @@ exogpu.proc @tma_await_generic_and_async(%A: f32[256, 32] @CudaGmemLinear, %out:
         exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 128:%task * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
       }
-      exogpu.await(%bar, cuda_generic_and_async, 0) : barrier @CudaMbarrier
+      exogpu.await(%bar, cuda_generic_and_async, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
           exogpu.assign %out[%task * 128 + %tid, %j] = %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)
@@ -290,7 +290,7 @@ exogpu.proc @tma_overwrite_while_read(%A: f32[512, 32] @CudaGmemLinear, %out: f3
           exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 256 + %k * 128:%task * 256 + %k * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[512, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
           exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
         }
-        exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+        exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
         exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
           exogpu.for %j in seq(0, 32) {
             // expected-note @below {{the earlier read is here}}
@@ -333,7 +333,7 @@ exogpu.proc @tma_overwrite_after_fence(%A: f32[512, 32] @CudaGmemLinear, %out: f
           exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 256 + %k * 128:%task * 256 + %k * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[512, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
           exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
         }
-        exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
+        exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
         exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
           exogpu.for %j in seq(0, 32) {
             exogpu.reduce %out[%task * 128 + %tid, %j] += %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)

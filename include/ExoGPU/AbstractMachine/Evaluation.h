@@ -35,6 +35,12 @@ struct AccessWindow {
   void print(raw_ostream &os) const;
 };
 
+/// The element of a one-element window.
+ElementKey getElementKey(const AccessWindow &window);
+
+/// The window of exactly one element.
+AccessWindow getElementWindow(const ElementKey &key);
+
 /// The elements [0, extents[0]) x ... x [0, extents[k-1]) of `var` (the box
 /// ALLOC resets).
 AccessWindow getAllocationWindow(StringAttr var, ArrayRef<int64_t> extents);

@@ -158,6 +158,28 @@ struct VisibilityRecord {
   VisibilityRecord getMember(GlobalThread thread) const;
 };
 
+/// The events of one phase of a barrier element that is a ring of mbarriers
+/// (docs/abstract-machine.md, "Rings"), as records on a timeline of their
+/// own that every synchronization between threads orders: the arrives that
+/// signal it (seen by their threads), the completions of asynchronous calls
+/// that signal it (seen by no thread until an await of the phase raises
+/// them) and the awaits of it that passed (seen by their threads). And the
+/// awaits of the previous phase of its ring slot that no signal of it is
+/// ordered after yet (copies): the phase must not complete before they
+/// passed.
+struct RingPhase {
+  int64_t phase = 0;
+  std::vector<VisibilityRecord> signals;
+  std::vector<VisibilityRecord> completions;
+  std::vector<VisibilityRecord> awaits;
+  std::vector<VisibilityRecord> unpassed;
+
+  bool empty() const {
+    return signals.empty() && completions.empty() && awaits.empty() &&
+           unpassed.empty();
+  }
+};
+
 /// rho(x, n): read records, mutate records and barrier counts (a, w).
 struct ElementState {
   std::vector<VisibilityRecord> reads;
@@ -168,10 +190,28 @@ struct ElementState {
   /// reached: their largest index plus one. Its phases are
   /// max(arrives, received) (docs/abstract-machine.md, "Multicast").
   int64_t received = 0;
+  /// For a barrier element that is a ring: the events of its recent
+  /// phases, in phase order.
+  std::vector<RingPhase> ring;
 
   /// The number of phases arrives started at this barrier element.
   int64_t getPhases() const { return std::max(arrives, received); }
 };
+
+/// Calls `fn(records, ring)` with every record list of `state` (an
+/// ElementState, const or not): reads, mutates, then the lists of the ring
+/// phases (with `ring` set).
+template <typename State, typename Fn>
+void forEachRecordList(State &state, Fn fn) {
+  fn(state.reads, false);
+  fn(state.mutates, false);
+  for (auto &phase : state.ring) {
+    fn(phase.signals, true);
+    fn(phase.completions, true);
+    fn(phase.awaits, true);
+    fn(phase.unpassed, true);
+  }
+}
 
 /// Whether two states are the same, provenance included.
 bool isSameState(const ElementState &a, const ElementState &b);
@@ -214,6 +254,8 @@ bool finishTaskGrants(std::vector<VisibilityRecord> &records, int64_t task,
 
 /// Whether a grant of `record` gives every thread unordered or above.
 bool isSeenByAll(const VisibilityRecord &record);
+/// Whether a record of `state` is seen by every thread (isSeenByAll).
+bool holdsRecordSeenByAll(const ElementState &state);
 
 /// Whether `strong` can be dropped from a record set that holds `weak`
 /// without changing any later verdict: both have the same timeline (and, for
@@ -287,12 +329,16 @@ bool liftArrive(std::vector<VisibilityRecord> &records, bool transitive,
                 function_ref<const BarrierAwaiters *(const ElementKey &)>
                     awaitersOf = nullptr);
 /// AWAIT: records that observed an arrive count of `barrier` at most `max`
-/// are augmented. With `own` (the await of a commit group), each executing
-/// thread is raised only on the records it sees at unordered or above on
-/// their own timeline: the asynchronous work it issued itself.
+/// are augmented, except those that observed a count in `skipped` (sorted:
+/// phases of a ring whose asynchronous completions the await does not wait
+/// for; docs/abstract-machine.md, "Rings"). With `own` (the await of a
+/// commit group), each executing thread is raised only on the records it
+/// sees at unordered or above on their own timeline: the asynchronous work
+/// it issued itself.
 bool liftAwait(std::vector<VisibilityRecord> &records,
                const ElementKey &barrier, int64_t max, const ThreadSet &exec,
-               QualMask full, QualMask temp, bool own);
+               QualMask full, QualMask temp, bool own,
+               ArrayRef<int64_t> skipped = {});
 /// Forgets the arrive counts of `barrier` (a new barrier lifetime).
 bool forgetBarrier(std::vector<VisibilityRecord> &records,
                    const ElementKey &barrier);

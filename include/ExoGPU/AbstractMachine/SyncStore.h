@@ -20,10 +20,12 @@
 
 namespace mlir::exoam {
 
-/// A lambda of lift (Def. B.2), applied to the read or mutate record list of
-/// an element (so that it can split record groups). It returns whether it
-/// changed a record or split a group.
-using RecordLift = function_ref<bool(std::vector<VisibilityRecord> &)>;
+/// A lambda of lift (Def. B.2), applied to each record list of an element
+/// (so that it can split record groups): the reads and the mutates, and the
+/// lists of a ring's phases, marked `ring` (docs/abstract-machine.md,
+/// "Rings"). It returns whether it changed a record or split a group.
+using RecordLift =
+    function_ref<bool(std::vector<VisibilityRecord> &, bool ring)>;
 
 /// Identifies a lift's lambda exactly (the rule and all its parameters as
 /// integers): a lift with the signature of an earlier one changes nothing on
@@ -85,11 +87,14 @@ public:
                           const LiftSignature &signature) = 0;
 
   /// lift(rho, lambda) for a lambda that changes only records that observed
-  /// an arrive count of `barrier` at most `max` (Fig. 22 AWAIT). A record
-  /// that an earlier lift with the same barrier and signature and a Max at
-  /// least its count left as it is stays so.
+  /// an arrive count of `barrier` at most `max` (Fig. 22 AWAIT). `done`
+  /// (at most `max`) is a count below every count a record can observe of
+  /// `barrier` from now on, and below every count the lambda leaves
+  /// unraised (a skipped completion's): a record that an earlier lift with
+  /// the same barrier and signature left as it is, and that observed a count
+  /// at most that lift's `done`, stays so.
   virtual void liftObserving(const ElementKey &barrier, int64_t max,
-                             const RecordLift &lambda,
+                             int64_t done, const RecordLift &lambda,
                              const LiftSignature &signature) = 0;
 
   /// Every record forgets the arrive counts it observed of `barrier` (ALLOC

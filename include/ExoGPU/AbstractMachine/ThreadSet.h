@@ -45,6 +45,8 @@ public:
   bool intersects(const IntervalSet &other) const;
   /// The elements in both sets.
   IntervalSet intersect(const IntervalSet &other) const;
+  /// The elements not in `other`.
+  IntervalSet subtract(const IntervalSet &other) const;
   /// The smallest element not in `other`, if any.
   std::optional<int64_t> findNotIn(const IntervalSet &other) const;
   /// The smallest element also in `other`, if any.
@@ -92,6 +94,10 @@ public:
   bool intersects(const ThreadSet &other) const;
   /// The threads in both sets.
   ThreadSet intersect(const ThreadSet &other) const;
+  /// The threads of a finite set not in `other`.
+  ThreadSet subtract(const ThreadSet &other) const;
+  /// The number of threads of a finite set (saturating at INT64_MAX).
+  int64_t count() const;
   /// Adds every thread of `other`.
   void insert(const ThreadSet &other);
   /// A thread of this set not in `other`, if any (the first in task and

@@ -214,6 +214,32 @@ LogicalResult ProcLowering::lowerInstrCall(CallOp call, InstrOp instr) {
     if (failed(record(false, atomic)))
       return failure();
   }
+  return emitCompletion(call, barriers, home ? &*home : nullptr);
+}
+
+LogicalResult ProcLowering::emitCompletion(CallOp call,
+                                           ArrayRef<Access> barriers,
+                                           const Access *home) {
+  if (barriers.empty() || !barriers.front().view->isBarrier ||
+      barriers.front().view->barrierKind != BarrierKind::CudaMbarrier)
+    return success();
+  OperandPacker packer(context, globals);
+  SmallVector<unsigned> handles;
+  for (const Access &barrier : barriers)
+    handles.push_back(packer.addAccess(barrier));
+  std::optional<unsigned> homeHandle;
+  if (home)
+    homeHandle = packer.addAccess(*home);
+  FailureOr<exoam::ThreadMappingAttr> threads = threadsOf(call, packer);
+  if (failed(threads))
+    return failure();
+  SmallVector<Attribute> attrs;
+  for (unsigned handle : handles)
+    attrs.push_back(packer.getAccess(handle));
+  exoam::CompleteOp::create(builder, call.getLoc(), builder.getArrayAttr(attrs),
+                            homeHandle ? packer.getAccess(*homeHandle)
+                                       : exoam::AccessAttr(),
+                            *threads, packer.getOperands());
   return success();
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Analysis/MbarrierRing.h"
 #include "ProcLowering.h"
 
 using namespace mlir;
@@ -105,7 +106,8 @@ LogicalResult ProcLowering::lowerWindow(WindowOp window) {
 
 void ProcLowering::emitAlloc(Operation *stmt, const View &view,
                              ArrayRef<GlobalExpr> extents,
-                             std::optional<AllocationLimit> limit) {
+                             std::optional<AllocationLimit> limit,
+                             std::optional<int64_t> ringDepth) {
   // Alloc(x[c*]): the coordinates are the extents (points).
   Access extentsAccess{&view, {}};
   for (GlobalExpr extent : extents)
@@ -118,9 +120,23 @@ void ProcLowering::emitAlloc(Operation *stmt, const View &view,
     capacity = builder.getI64IntegerAttr(limit->elements);
     capacityOf = builder.getStringAttr(limit->describe());
   }
+  IntegerAttr ring;
+  if (ringDepth)
+    ring = builder.getI64IntegerAttr(*ringDepth);
   exoam::AllocOp::create(builder, stmt->getLoc(), packer.getAccess(target),
-                         view.isBarrier, capacity, capacityOf,
+                         view.isBarrier, ring, capacity, capacityOf,
                          packer.getOperands());
+}
+
+std::optional<int64_t> ProcLowering::getRingDepth(AllocOp alloc) {
+  auto type = dyn_cast<BarrierType>(alloc.getResult().getType());
+  auto kernel = alloc->getParentOfType<DeviceFunctionOp>();
+  if (!type || type.getKind() != BarrierKind::CudaMbarrier || !kernel)
+    return std::nullopt;
+  auto [it, inserted] = ringDepths.try_emplace(kernel);
+  if (inserted)
+    it->second = getMbarrierRingDepth(kernel);
+  return it->second;
 }
 
 LogicalResult ProcLowering::lowerAlloc(AllocOp alloc) {
@@ -137,7 +153,7 @@ LogicalResult ProcLowering::lowerAlloc(AllocOp alloc) {
   if (llvm::any_of(alloc.getExtents().getResults(),
                    [](AffineExpr e) { return !isa<AffineConstantExpr>(e); }))
     limit = getAllocationLimit(alloc.getResult().getType());
-  emitAlloc(alloc, view, *extents, limit);
+  emitAlloc(alloc, view, *extents, limit, getRingDepth(alloc));
   frame->buffers[alloc.getResult()] = std::move(view);
   return success();
 }

@@ -105,10 +105,19 @@ private:
                           exoam::QualMask full, exoam::QualMask temp);
   LogicalResult emitFreeChecks(Operation *stmt, const Access &whole);
   /// Alloc(x[c*]) of `view`'s variable with `extents`, bounded by `limit`
-  /// (the hardware limit of its memory) if given.
+  /// (the hardware limit of its memory) if given, each element a ring of
+  /// `ringDepth` mbarriers if given.
   void emitAlloc(Operation *stmt, const View &view,
                  ArrayRef<GlobalExpr> extents,
-                 std::optional<AllocationLimit> limit = std::nullopt);
+                 std::optional<AllocationLimit> limit = std::nullopt,
+                 std::optional<int64_t> ringDepth = std::nullopt);
+  /// The depth of the mbarrier rings the CUDA translation makes of `alloc`,
+  /// if it allocates a CudaMbarrier in a device function.
+  std::optional<int64_t> getRingDepth(AllocOp alloc);
+  /// The signal of a call's completion on the barrier accesses `barriers`
+  /// (`home` for a multicast), if they are rings of mbarriers.
+  LogicalResult emitCompletion(CallOp call, ArrayRef<Access> barriers,
+                               const Access *home);
   /// Checks that `access` lies within `view` (an access through a window,
   /// or a window of `view`).
   void emitBoundsCheck(Operation *stmt, const Access &access, const View &view);
@@ -131,6 +140,8 @@ private:
   /// The bodies being translated, inlined procs' included.
   unsigned bodyDepth = 0;
   DenseMap<Operation *, SmallVector<ParamAccessMode>> accessModes;
+  /// The ring depth of each device function's mbarriers.
+  DenseMap<Operation *, int64_t> ringDepths;
 };
 
 } // namespace mlir::exogpu::lowering

@@ -5,16 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedMemoryPlan.h"
+#include "ExoGPU/Analysis/MbarrierRing.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
 using namespace mlir::exogpu::cuda;
-
-int64_t mlir::exogpu::cuda::getRingLag(AwaitOp await) {
-  int64_t n = await.getCountAttr().getInt();
-  return n < 0 ? ~n : 0;
-}
 
 int64_t mlir::exogpu::cuda::getElementBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
@@ -39,17 +35,9 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
     if (type && type.getKind() == BarrierKind::CudaMbarrier)
       barriers.push_back(alloc);
   });
-  // One ring depth for the kernel: 1 + the sum of every queue barrier's
-  // largest lag, which bounds the arrives in flight around any cycle of
-  // queue barriers guarding each other (docs/cuda-translation.md).
-  int64_t depth = 1;
-  for (AllocOp alloc : barriers) {
-    int64_t lag = 0;
-    for (Operation *user : alloc.getResult().getUsers())
-      if (auto await = dyn_cast<AwaitOp>(user))
-        lag = std::max(lag, getRingLag(await));
-    depth += lag;
-  }
+  // One ring depth for the kernel, the one the synchronization check
+  // checks the protocol against (ExoGPU/Analysis/MbarrierRing.h).
+  int64_t depth = getMbarrierRingDepth(kernel);
   int64_t offset = 0;
   for (AllocOp alloc : barriers) {
     Value barrier = alloc.getResult();

@@ -49,10 +49,6 @@ struct SharedMemoryPlan {
   int64_t alignment = 16;
 };
 
-/// The ring lag of an await (guide "Queue Barrier": `~N` for `N < 0`, 0 for
-/// `N >= 0`).
-int64_t getRingLag(AwaitOp await);
-
 /// Plans the shared memory of `kernel`; `syncPlan` says how many hardware
 /// arrives each collective arrive brings.
 FailureOr<SharedMemoryPlan> planSharedMemory(DeviceFunctionOp kernel,

@@ -34,10 +34,9 @@ inline const uint32_t kAsyncProxyTimelines =
     getQualBit(QualTimeline::tma_to_smem_async_qual) |
     getQualBit(QualTimeline::tma_to_gmem_async_qual) |
     getQualBit(QualTimeline::wgmma_async_smem_qual);
-/// Timelines of a thread's own registers: ordering them needs no rendezvous.
-inline const uint32_t kRegisterTimelines =
-    getQualBit(QualTimeline::cuda_in_order_rmem_qual) |
-    kWgmmaRegisterTimelines | getQualBit(QualTimeline::wgmma_zero_qual);
+/// Timelines of a thread's own registers: ordering them needs no rendezvous
+/// (the same set the synchronization check uses for ring events).
+inline const uint32_t kRegisterTimelines = exoam::getRegisterTimelines();
 
 /// The timelines data parameter `i` of `instr` accesses memory on: its
 /// initial timeline (Fig. 20 T_init, by default the in-order timeline of its

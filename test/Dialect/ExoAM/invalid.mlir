@@ -361,3 +361,31 @@ exoam.proc @capacity_without_what(%N: index) {
   // expected-error @below {{a capacity comes with what it is of}}
   "exoam.alloc"(%N) <{capacity = 8 : i64, target = #exoam.access<"tile", [0], (d0) -> (d0)>}> : (index) -> ()
 }
+
+// -----
+
+exoam.proc @ring_of_data() {
+  // expected-error @below {{only a barrier variable is a ring of mbarriers}}
+  exoam.alloc @x[4] ring 2
+}
+
+// -----
+
+exoam.proc @ring_not_positive() {
+  // expected-error @below {{attribute 'ring' failed to satisfy constraint}}
+  exoam.alloc barrier @x[4] ring 0
+}
+
+// -----
+
+exoam.proc @complete_none() {
+  // expected-error @below {{completes on one barrier at least}}
+  "exoam.complete"() <{barriers = [], threads = #exoam.threads<cpu>}> : () -> ()
+}
+
+// -----
+
+exoam.proc @complete_home_elsewhere() {
+  // expected-error @below {{a home barrier is an element of the variable of the barriers the call completes on}}
+  exoam.complete >> @bar[0 to 1] home @other[0] threads gpu[4]
+}

@@ -13,8 +13,10 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.alloc @acc[128, %M mod 4 + 1]
     // CHECK-NEXT: exoam.alloc @scalar[]
     exoam.alloc @scalar[]
-    // CHECK-NEXT: exoam.alloc barrier @bar[2, 4]
+    // CHECK-NEXT: exoam.alloc barrier @bar[2, 4]{{$}}
     exoam.alloc barrier @bar[2, 4]
+    // CHECK-NEXT: exoam.alloc barrier @ring[2] ring 5
+    exoam.alloc barrier @ring[2] ring 5
     // CHECK-NEXT: exoam.alloc @tile[%M, 64] capacity 929792 "3719168 bytes of shared memory"
     exoam.alloc @tile[%M, 64] capacity 929792 "3719168 bytes of shared memory"
     // Constant extents at exactly the capacity verify (one more is rejected
@@ -57,6 +59,10 @@ exoam.proc @statements(%M: index, %flag: i1) {
     exoam.await @bar[1, 0] full = [] temp = [] n = 2 threads gpu[256]
     // CHECK-NEXT: exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
     exoam.await own @bar[1, 0] full = [] temp = [] n = 0 threads gpu[256]
+    // CHECK-NEXT: exoam.complete >> @ring[%[[TASK]] mod 2] threads gpu[256 (_, 32, 0)]
+    exoam.complete >> @ring[%task mod 2] threads gpu[256 (_, 32, 0)]
+    // CHECK-NEXT: exoam.complete >> @ring[0 to 1] home @ring[1] threads gpu[256]
+    exoam.complete >> @ring[0 to 1] home @ring[1] threads gpu[256]
     // CHECK-NEXT: exoam.check_barrier @bar[0 to 1, 0 to 3]
     exoam.check_barrier @bar[0 to 1, 0 to 3]
     // CHECK-NEXT: exoam.check_condition %[[TASK]] < %M and %flag or %M mod 4 == 0, "a precondition"

@@ -1248,14 +1248,29 @@ exogpu.instr @i(%x: f32[32] @CudaRmem {dist = [cuda_thread, cuda_thread]}) targe
 
 // A warp's stores to shared memory are made by each lane on its own: one
 // lane's synchronization cannot stand for the others'.
-// expected-error @+1 {{parameter 0 is convergent but its accesses (cuda_in_order_ram_qual) are made by each thread on its own; only registers and collective async-proxy accesses (wgmma, TMA) may be convergent}}
+// expected-error @+1 {{parameter 0 is convergent but its accesses (cuda_in_order_ram_qual on CudaSmemLinear) are made by each thread on its own; only registers and collective async-proxy accesses (wgmma, TMA) may be convergent}}
 exogpu.instr @i(%x: f32[32] @CudaSmemLinear {convergent}) target = cuda, unit = cuda_warp {
 }
 
 // -----
 
-// expected-error @+1 {{parameter 1 is convergent but its accesses (Sm80_cp_async_qual) are made by each thread on its own}}
+// expected-error @+1 {{parameter 1 is convergent but its accesses (Sm80_cp_async_qual on CudaGmemLinear) are made by each thread on its own}}
 exogpu.instr @i(%x: f32[4] @CudaSmemLinear {out_of_order, init = Sm80_cp_async_qual}, %y: f32[4] @CudaGmemLinear {out_of_order, convergent, init = Sm80_cp_async_qual}) target = cuda, unit = cuda_warp {
+}
+
+// -----
+
+// The rule looks at the memory as well as the timeline: a store to shared
+// memory stays a per-thread access when its `init` names a register
+// timeline (or a wgmma register timeline).
+// expected-error @+1 {{parameter 0 is convergent but its accesses (cuda_in_order_rmem_qual on CudaSmemLinear) are made by each thread on its own}}
+exogpu.instr @i(%x: f32[32] @CudaSmemLinear {convergent, init = cuda_in_order_rmem_qual}) target = cuda, unit = cuda_warp {
+}
+
+// -----
+
+// expected-error @+1 {{parameter 0 is convergent but its accesses (wgmma_async_rmem_a_qual on CudaGmemLinear) are made by each thread on its own}}
+exogpu.instr @i(%x: f32[32] @CudaGmemLinear {convergent, init = wgmma_async_rmem_a_qual}) target = cuda, unit = cuda_warp {
 }
 
 // -----

@@ -206,6 +206,9 @@ exogpu.proc @thread_release(%g: f32[16] @CudaGmemLinear, %out: f32[2] @CudaGmemL
 // fence too); the second follows a Fence of the consumers (which orders
 // those writes for every thread) and the warpgroups' wgmma waits, which
 // would allow one arrive per warpgroup: both arrive per warp, 8 arrivals.
+// (The ring has one mbarrier: the producer waits for the first phase before
+// a CTA barrier that the second release follows, so the second phase cannot
+// complete before that wait passed.)
 // CHECK-LABEL: finest_issuers_kernel(
 // CHECK: uint64_t *const bar = reinterpret_cast<uint64_t *>(exo_smem + 0); // 1 element(s) x depth 1, 8 arrival(s) per phase
 // CHECK: // arrive-lowering.mlir:{{[0-9]+}}: arrive(cuda_in_order, 1) >> bar[]
@@ -227,6 +230,15 @@ exogpu.proc @finest_issuers(%g: f32[256] @CudaGmemLinear, %out: f32[2] @CudaGmem
           exogpu.assign %s[%t] = %g[%t] : f32[256] @CudaSmemLinear, f32[256] @CudaGmemLinear
         }
         exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
+      }
+      exogpu.warps "producer" {
+        exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+          exogpu.await(%bar, cuda_generic_and_async, -1) : barrier @CudaMbarrier
+          exogpu.assign %out[%task] = %s[255] : f32[2] @CudaGmemLinear, f32[256] @CudaSmemLinear
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+      exogpu.warps "consumer" {
         exogpu.fence(cuda_in_order, cuda_in_order)
         exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
           exogpu.call @zero_d(%D[%wg, :, :]) : f32[2, 64, 64] @Sm90_RmemMatrixD(64, 64)
@@ -239,8 +251,6 @@ exogpu.proc @finest_issuers(%g: f32[256] @CudaGmemLinear, %out: f32[2] @CudaGmem
       }
       exogpu.warps "producer" {
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          exogpu.await(%bar, cuda_generic_and_async, -1) : barrier @CudaMbarrier
-          exogpu.assign %out[%task] = %s[255] : f32[2] @CudaGmemLinear, f32[256] @CudaSmemLinear
           exogpu.await(%bar, cuda_generic_and_async, -1) : barrier @CudaMbarrier
           exogpu.assign %S[0, 0, 0] = %g[1] : f32[2, 64, 8] @Sm90_SmemSwizzled(128), f32[256] @CudaGmemLinear
         }

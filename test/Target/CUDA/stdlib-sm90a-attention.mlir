@@ -215,7 +215,7 @@ exogpu.proc @wgmma_rs_bf16_n64(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 12
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_fence_operand_a_bf16(%A[%k, :, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
         exogpu.call @Sm90_mma_async_rs_bf16_m64n64k16(%D[:, :], %A[%kk, :, :], %Bk[0:64, %kk * 16:%kk * 16 + 16]) : f32[64, 64] @Sm90_RmemMatrixD(64, 64), bf16[4, 64, 16] @Sm90_RmemMatrixA(64), bf16[256, 64] @Sm90_SmemSwizzled(128)
@@ -278,7 +278,7 @@ exogpu.proc @wgmma_rs_bf16_n128(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 1
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_fence_operand_a_bf16(%A[%k, :, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
         exogpu.call @Sm90_mma_async_rs_bf16_m64n128k16(%D[:, :], %A[%kk, :, :], %Bk[0:128, %kk * 16:%kk * 16 + 16]) : f32[64, 128] @Sm90_RmemMatrixD(64, 128), bf16[4, 64, 16] @Sm90_RmemMatrixA(64), bf16[256, 64] @Sm90_SmemSwizzled(128)
@@ -325,7 +325,7 @@ exogpu.proc @wgmma_rs_bf16_n256(%B: bf16[256, 64] @CudaGmemLinear, %V: bf16[4, 1
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_fence_operand_a_bf16(%A[%k, :, :]) : bf16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
         exogpu.call @Sm90_mma_async_rs_bf16_m64n256k16(%D[:, :], %A[%kk, :, :], %Bk[0:256, %kk * 16:%kk * 16 + 16]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256), bf16[4, 64, 16] @Sm90_RmemMatrixA(64), bf16[256, 64] @Sm90_SmemSwizzled(128)
@@ -372,7 +372,7 @@ exogpu.proc @wgmma_rs_f16_n64(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128, 
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_fence_operand_a_f16(%A[%k, :, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
         exogpu.call @Sm90_mma_async_rs_f16_m64n64k16(%D[:, :], %A[%kk, :, :], %Bk[0:64, %kk * 16:%kk * 16 + 16]) : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f16[4, 64, 16] @Sm90_RmemMatrixA(64), f16[256, 64] @Sm90_SmemSwizzled(128)
@@ -419,7 +419,7 @@ exogpu.proc @wgmma_rs_f16_n128(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128,
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_fence_operand_a_f16(%A[%k, :, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
         exogpu.call @Sm90_mma_async_rs_f16_m64n128k16(%D[:, :], %A[%kk, :, :], %Bk[0:128, %kk * 16:%kk * 16 + 16]) : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f16[4, 64, 16] @Sm90_RmemMatrixA(64), f16[256, 64] @Sm90_SmemSwizzled(128)
@@ -466,7 +466,7 @@ exogpu.proc @wgmma_rs_f16_n256(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128,
       exogpu.for %k in seq(0, 4) {
         exogpu.call @Sm90_fence_operand_a_f16(%A[%k, :, :]) : f16[4, 64, 16] @Sm90_RmemMatrixA(64)
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.fence(wgmma_fence_1, wgmma_fence_2)
       exogpu.for %kk in seq(0, 4) {
         exogpu.call @Sm90_mma_async_rs_f16_m64n256k16(%D[:, :], %A[%kk, :, :], %Bk[0:256, %kk * 16:%kk * 16 + 16]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f16[4, 64, 16] @Sm90_RmemMatrixA(64), f16[256, 64] @Sm90_SmemSwizzled(128)

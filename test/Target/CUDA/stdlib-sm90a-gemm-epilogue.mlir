@@ -126,7 +126,7 @@ exogpu.proc @tma_load_3d(%A: f32[128, 2, 64] @CudaGmemLinear, %B: f32[256, 2, 64
         exogpu.call @Sm90_tma_load_3d_256x32_f32(%B_smem[:, :], %B_map[:, %s:%s + 1, 32:64]) >> %full : f32[256, 32] @Sm90_SmemSwizzled(128), window f32[256, 2, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 1, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_generic_and_async, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_generic_and_async, -1) : barrier @CudaMbarrier
       exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
           exogpu.assign %OA[%s, %t, %j] = %A_smem[%t, %j] : f32[2, 128, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)

@@ -60,7 +60,7 @@ exogpu.proc @wgmma_tf32_n256(%A: f32[128, 32] @CudaGmemLinear, %B: f32[256, 32] 
         exogpu.call @Sm90_tma_load_256x32_f32(%B_smem[:, :], %B_map[:, :]) >> %full : f32[256, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 256, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
         exogpu.call @Sm90_zero_d_m64n256_f32(%D0[%wg, :, :]) : f32[2, 64, 256] @Sm90_RmemMatrixD(64, 256)
         exogpu.fence(wgmma_fence_1, wgmma_fence_2)
@@ -114,7 +114,7 @@ exogpu.proc @wgmma_tf32_n128_n64(%A: f32[128, 32] @CudaGmemLinear, %B: f32[128, 
         exogpu.call @Sm90_tma_load_128x32_f32(%B_smem[:, :], %B_map[:, :]) >> %full : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
         exogpu.call @Sm90_zero_d_m64n128_f32(%D0[%wg, :, :]) : f32[2, 64, 128] @Sm90_RmemMatrixD(64, 128)
         exogpu.call @Sm90_zero_d_m64n64_f32(%D1[%wg, :, :]) : f32[2, 64, 64] @Sm90_RmemMatrixD(64, 64)
@@ -165,7 +165,7 @@ exogpu.proc @wgmma_bf16_n256(%A: bf16[128, 64] @CudaGmemLinear, %B: bf16[256, 64
         exogpu.call @Sm90_tma_load_256x64_bf16(%B_smem[:, :], %B_map[:, :]) >> %full : bf16[256, 64] @Sm90_SmemSwizzled(128), window bf16[256, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 64), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
         exogpu.call @Sm90_zero_d_m64n256_f32(%D0[%wg, :, :]) : f32[2, 64, 256] @Sm90_RmemMatrixD(64, 256)
         exogpu.fence(wgmma_fence_1, wgmma_fence_2)
@@ -219,7 +219,7 @@ exogpu.proc @wgmma_bf16_n128_n64(%A: bf16[128, 64] @CudaGmemLinear, %B: bf16[128
         exogpu.call @Sm90_tma_load_128x64_bf16(%B_smem[:, :], %B_map[:, :]) >> %full : bf16[128, 64] @Sm90_SmemSwizzled(128), window bf16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
         exogpu.call @Sm90_zero_d_m64n128_f32(%D0[%wg, :, :]) : f32[2, 64, 128] @Sm90_RmemMatrixD(64, 128)
         exogpu.call @Sm90_zero_d_m64n64_f32(%D1[%wg, :, :]) : f32[2, 64, 64] @Sm90_RmemMatrixD(64, 64)
@@ -270,7 +270,7 @@ exogpu.proc @wgmma_f16_n256(%A: f16[128, 64] @CudaGmemLinear, %B: f16[256, 64] @
         exogpu.call @Sm90_tma_load_256x64_f16(%B_smem[:, :], %B_map[:, :]) >> %full : f16[256, 64] @Sm90_SmemSwizzled(128), window f16[256, 64] @CudaGmemLinear @Sm90_tensorMap(128, 256, 64), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
         exogpu.call @Sm90_zero_d_m64n256_f32(%D0[%wg, :, :]) : f32[2, 64, 256] @Sm90_RmemMatrixD(64, 256)
         exogpu.fence(wgmma_fence_1, wgmma_fence_2)
@@ -324,7 +324,7 @@ exogpu.proc @wgmma_f16_n128_n64(%A: f16[128, 64] @CudaGmemLinear, %B: f16[128, 6
         exogpu.call @Sm90_tma_load_128x64_f16(%B_smem[:, :], %B_map[:, :]) >> %full : f16[128, 64] @Sm90_SmemSwizzled(128), window f16[128, 64] @CudaGmemLinear @Sm90_tensorMap(128, 128, 64), barrier @CudaMbarrier
         exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
       }
-      exogpu.await(%full, cuda_async_proxy_wgmma, 0) : barrier @CudaMbarrier
+      exogpu.await(%full, cuda_async_proxy_wgmma, -1) : barrier @CudaMbarrier
       exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
         exogpu.call @Sm90_zero_d_m64n128_f32(%D0[%wg, :, :]) : f32[2, 64, 128] @Sm90_RmemMatrixD(64, 128)
         exogpu.call @Sm90_zero_d_m64n64_f32(%D1[%wg, :, :]) : f32[2, 64, 64] @Sm90_RmemMatrixD(64, 64)

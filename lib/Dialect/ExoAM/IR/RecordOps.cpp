@@ -31,6 +31,13 @@ ParseResult AllocOp::parse(OpAsmParser &parser, OperationState &result) {
   if (!attr)
     return failure();
   result.addAttribute(getTargetAttrName(result.name), attr);
+  if (succeeded(parser.parseOptionalKeyword("ring"))) {
+    int64_t depth = 0;
+    if (parser.parseInteger(depth))
+      return failure();
+    result.addAttribute(getRingAttrName(result.name),
+                        parser.getBuilder().getI64IntegerAttr(depth));
+  }
   if (succeeded(parser.parseOptionalKeyword("capacity"))) {
     int64_t capacity = 0;
     std::string what;
@@ -50,13 +57,16 @@ void AllocOp::print(OpAsmPrinter &p) {
   if (getBarrier())
     p << "barrier ";
   printAccess(p, getTarget(), getCtrl());
+  if (std::optional<int64_t> depth = getRing())
+    p << " ring " << *depth;
   if (std::optional<int64_t> capacity = getCapacity()) {
     p << " capacity " << *capacity << ' ';
     p.printString(getCapacityOf().value_or(""));
   }
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {getTargetAttrName(), getBarrierAttrName(),
-                           getCapacityAttrName(), getCapacityOfAttrName()});
+                           getRingAttrName(), getCapacityAttrName(),
+                           getCapacityOfAttrName()});
 }
 
 LogicalResult AllocOp::verify() {
@@ -64,6 +74,8 @@ LogicalResult AllocOp::verify() {
     if (kind != static_cast<int32_t>(AccessCoordKind::Point))
       return emitOpError("coordinates of an allocation are its extents: "
                          "points, not ranges");
+  if (getRing() && !getBarrier())
+    return emitOpError("only a barrier variable is a ring of mbarriers");
   if (getCapacity().has_value() != getCapacityOf().has_value())
     return emitOpError("a capacity comes with what it is of");
   if (failed(
@@ -125,16 +137,9 @@ static ParseResult parseRecord(OpAsmParser &parser, OperationState &result) {
       (parser.parseEqual() ||
        !(atomic = QualTimelineSetAttr::parseBody(parser))))
     return failure();
-  if (stmt.parseBarrierList(barriers, /*required=*/false))
-    return failure();
-  if (succeeded(parser.parseOptionalKeyword("home"))) {
-    ParsedAccess home;
-    AccessAttr homeAttr;
-    if (stmt.parseAccess(home) || !(homeAttr = stmt.buildAccess(home)))
-      return failure();
-    result.addAttribute(RecordOp::getHomeAttrName(result.name), homeAttr);
-  }
-  if (stmt.parseThreads(threads))
+  if (stmt.parseBarrierList(barriers, /*required=*/false) ||
+      stmt.parseOptionalHome(result, RecordOp::getHomeAttrName(result.name)) ||
+      stmt.parseThreads(threads))
     return failure();
   AccessAttr targetAttr = stmt.buildAccess(target);
   ArrayAttr barrierAttr = stmt.buildAccessArray(barriers);
@@ -163,10 +168,7 @@ static void printRecord(RecordOp op, OpAsmPrinter &p) {
   if (op.getAtomic().getBits())
     printNamedSet(p, "atomic", op.getAtomic());
   printBarrierList(p, op.getBarriers(), op.getCtrl());
-  if (AccessAttr home = op.getHomeAttr()) {
-    p << " home ";
-    printAccess(p, home, op.getCtrl());
-  }
+  printOptionalHome(p, op.getHomeAttr(), op.getCtrl());
   printThreads(p, op.getThreads(), op.getCtrl());
   p.printOptionalAttrDict(op->getAttrs(),
                           {op.getLevelAttrName(), op.getConvergentAttrName(),
@@ -177,22 +179,12 @@ static void printRecord(RecordOp op, OpAsmPrinter &p) {
 
 template <typename RecordOp> static LogicalResult verifyRecord(RecordOp op) {
   unsigned numCtrl = op.getCtrl().size();
-  if (failed(verifyAccess(op, op.getTarget(), numCtrl, "record of")) ||
+  return failure(
+      failed(verifyAccess(op, op.getTarget(), numCtrl, "record of")) ||
       failed(verifyAccesses(op, op.getBarriers(), numCtrl, "barrier")) ||
-      failed(verifyThreads(op, op.getThreads(), numCtrl)))
-    return failure();
-  AccessAttr home = op.getHomeAttr();
-  if (!home)
-    return success();
-  if (failed(verifyAccess(op, home, numCtrl, "home barrier")))
-    return failure();
-  if (op.getBarriers().empty() ||
-      llvm::any_of(op.getBarriers(), [&](Attribute barrier) {
-        return cast<AccessAttr>(barrier).getVar() != home.getVar();
-      }))
-    return op.emitOpError("a home barrier is an element of the variable of "
-                          "the barriers the record observes");
-  return success();
+      failed(verifyThreads(op, op.getThreads(), numCtrl)) ||
+      failed(verifyHome(op, op.getHomeAttr(), op.getBarriers(), numCtrl,
+                        "the record observes")));
 }
 
 ParseResult RecordReadOp::parse(OpAsmParser &parser, OperationState &result) {

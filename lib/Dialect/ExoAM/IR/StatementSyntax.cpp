@@ -58,6 +58,20 @@ StatementParser::parseBarrierList(SmallVectorImpl<ParsedAccess> &barriers,
   }
 }
 
+ParseResult StatementParser::parseOptionalHome(OperationState &result,
+                                               StringAttr name) {
+  if (failed(parser.parseOptionalKeyword("home")))
+    return success();
+  ParsedAccess home;
+  if (parseAccess(home))
+    return failure();
+  AccessAttr attr = buildAccess(home);
+  if (!attr)
+    return failure();
+  result.addAttribute(name, attr);
+  return success();
+}
+
 /// Parses one `(%i, box, offset)` or `(_, box, offset)` tiling operator after
 /// its `(`.
 static ParseResult parseTilingOp(OpAsmParser &parser,
@@ -198,6 +212,14 @@ void mlir::exoam::printBarrierList(OpAsmPrinter &printer, ArrayAttr barriers,
     printer << " >> ";
     printAccess(printer, cast<AccessAttr>(barrier), ctrl);
   }
+}
+
+void mlir::exoam::printOptionalHome(OpAsmPrinter &printer, AccessAttr home,
+                                    ValueRange ctrl) {
+  if (!home)
+    return;
+  printer << " home ";
+  printAccess(printer, home, ctrl);
 }
 
 void mlir::exoam::printThreads(OpAsmPrinter &printer, ThreadMappingAttr threads,

@@ -54,6 +54,9 @@ public:
   ParseResult parseBarrierList(SmallVectorImpl<ParsedAccess> &barriers,
                                bool required);
 
+  /// Parses an optional `home @z[...]` into `result` as attribute `name`.
+  ParseResult parseOptionalHome(OperationState &result, StringAttr name);
+
   /// Parses `threads cpu` or `threads gpu[D (%i, box, offset)..., ...]`.
   ParseResult parseThreads(ParsedThreads &threads);
 
@@ -87,6 +90,9 @@ void printAccess(OpAsmPrinter &printer, AccessAttr access, ValueRange ctrl);
 /// Prints ` >> @z[...]` for each barrier access.
 void printBarrierList(OpAsmPrinter &printer, ArrayAttr barriers,
                       ValueRange ctrl);
+
+/// Prints ` home @z[...]` if `home` is given.
+void printOptionalHome(OpAsmPrinter &printer, AccessAttr home, ValueRange ctrl);
 
 /// Prints ` threads cpu` or ` threads gpu[...]`.
 void printThreads(OpAsmPrinter &printer, ThreadMappingAttr threads,

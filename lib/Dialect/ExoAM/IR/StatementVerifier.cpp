@@ -75,3 +75,19 @@ LogicalResult mlir::exoam::verifyCondition(Operation *op,
   }
   return success();
 }
+
+LogicalResult mlir::exoam::verifyHome(Operation *op, AccessAttr home,
+                                      ArrayAttr barriers, unsigned numCtrl,
+                                      StringRef observed) {
+  if (!home)
+    return success();
+  if (failed(verifyAccess(op, home, numCtrl, "home barrier")))
+    return failure();
+  if (barriers.empty() || llvm::any_of(barriers, [&](Attribute barrier) {
+        return cast<AccessAttr>(barrier).getVar() != home.getVar();
+      }))
+    return op->emitOpError("a home barrier is an element of the variable of "
+                           "the barriers ")
+           << observed;
+  return success();
+}

@@ -21,6 +21,12 @@ LogicalResult verifyAccess(Operation *op, AccessAttr access, unsigned numCtrl,
 LogicalResult verifyAccesses(Operation *op, ArrayAttr accesses,
                              unsigned numCtrl, StringRef what);
 
+/// Checks a `home` barrier access (if given) like verifyAccess and that it
+/// is an element of the variable of every access of `barriers`; `observed`
+/// says what `op` does with them, for the error.
+LogicalResult verifyHome(Operation *op, AccessAttr home, ArrayAttr barriers,
+                         unsigned numCtrl, StringRef observed);
+
 /// Checks that a condition's expressions are quasi-affine over `ctrl`,
 /// boolean atoms are i1 operands and relations compare index expressions.
 LogicalResult verifyCondition(Operation *op, exogpu::ConditionAttr condition,

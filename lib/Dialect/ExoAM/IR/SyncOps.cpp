@@ -160,3 +160,43 @@ LogicalResult AwaitOp::verify() {
       failed(verifyAccess(*this, getBarrier(), numCtrl, "barrier")) ||
       failed(verifyThreads(*this, getThreads(), numCtrl)));
 }
+
+//===----------------------------------------------------------------------===//
+// CompleteOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CompleteOp::parse(OpAsmParser &parser, OperationState &result) {
+  StatementParser stmt(parser);
+  SmallVector<ParsedAccess> barriers;
+  ParsedThreads threads;
+  if (stmt.parseBarrierList(barriers, /*required=*/true) ||
+      stmt.parseOptionalHome(result, getHomeAttrName(result.name)) ||
+      stmt.parseThreads(threads) ||
+      addThreads(stmt, result, getThreadsAttrName(result.name), threads))
+    return failure();
+  ArrayAttr barrierAttr = stmt.buildAccessArray(barriers);
+  if (!barrierAttr)
+    return failure();
+  result.addAttribute(getBarriersAttrName(result.name), barrierAttr);
+  return stmt.finish(result);
+}
+
+void CompleteOp::print(OpAsmPrinter &p) {
+  printBarrierList(p, getBarriers(), getCtrl());
+  printOptionalHome(p, getHomeAttr(), getCtrl());
+  printThreads(p, getThreads(), getCtrl());
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getBarriersAttrName(), getHomeAttrName(), getThreadsAttrName()});
+}
+
+LogicalResult CompleteOp::verify() {
+  if (getBarriers().empty())
+    return emitOpError("completes on one barrier at least");
+  unsigned numCtrl = getCtrl().size();
+  return failure(
+      failed(verifyAccesses(*this, getBarriers(), numCtrl, "barrier")) ||
+      failed(verifyThreads(*this, getThreads(), numCtrl)) ||
+      failed(verifyHome(*this, getHomeAttr(), getBarriers(), numCtrl,
+                        "the call completes on")));
+}

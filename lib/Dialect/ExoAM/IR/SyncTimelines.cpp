@@ -106,3 +106,10 @@ QualTimeline mlir::exoam::getArriveTimeline(SyncTimeline timeline) {
     return QualTimeline::Sm80_cp_async_qual;
   return QualTimeline::cuda_in_order_ram_qual;
 }
+
+QualMask mlir::exoam::getRegisterTimelines() {
+  return getQualBit(QualTimeline::cuda_in_order_rmem_qual) |
+         getQualBit(QualTimeline::wgmma_async_rmem_a_qual) |
+         getQualBit(QualTimeline::wgmma_async_rmem_d_qual) |
+         getQualBit(QualTimeline::wgmma_zero_qual);
+}

@@ -461,21 +461,26 @@ QualTimeline InstrOp::getParamInitTimeline(unsigned i) {
   return QualTimeline::cuda_in_order_ram_qual;
 }
 
-/// Whether an access on `timeline` may be `convergent`: made by the unit's
-/// threads as one hardware operation (wgmma's shared-memory operands, a TMA
-/// copy) or on registers, which no other thread reaches. Loads, stores and
-/// cp.async copies to memory threads share are made by each thread on its
-/// own: no instruction orders one lane's access after another's, so one
-/// thread's synchronization cannot stand for the unit's (Fig. 7, t = true).
-static bool mayBeConvergent(QualTimeline timeline) {
-  switch (timeline) {
-  case QualTimeline::cpu_in_order_qual:
-  case QualTimeline::cpu_cuda_stream_qual:
-  case QualTimeline::cuda_in_order_ram_qual:
-  case QualTimeline::Sm80_cp_async_qual:
-    return false;
-  default:
+/// Whether the accesses of a parameter in `memory`, recorded on `timeline`,
+/// may be `convergent` (Fig. 7, t = true: one thread's synchronization
+/// stands for the unit's). Only where the hardware makes one access for the
+/// unit: registers, which no other thread reaches, whatever timeline they
+/// are recorded on, and the collective async-proxy operations (wgmma's
+/// shared-memory operands, a TMA copy), whatever memory they reach. Loads,
+/// stores and cp.async copies to memory threads share are made by each
+/// thread on its own, and so is an access to shared or global memory that
+/// claims a register timeline: the rule looks at both, so no `init`
+/// spelling makes a shared-memory store convergent.
+static bool mayBeConvergent(QualTimeline timeline, MemoryAttr memory) {
+  if (memory.isRmem())
     return true;
+  switch (timeline) {
+  case QualTimeline::wgmma_async_smem_qual:
+  case QualTimeline::tma_to_smem_async_qual:
+  case QualTimeline::tma_to_gmem_async_qual:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -498,10 +503,11 @@ LogicalResult InstrOp::verify() {
                            << spec.getDist().size()
                            << " dimension(s) but has rank " << type.getRank();
     QualTimeline init = getParamInitTimeline(i);
-    if (spec.getConvergent() && !mayBeConvergent(init))
+    if (spec.getConvergent() && !mayBeConvergent(init, type.getMemory()))
       return emitOpError()
              << "parameter " << i << " is convergent but its accesses ("
-             << stringifyQualTimeline(init)
+             << stringifyQualTimeline(init) << " on "
+             << stringifyMemoryKind(type.getMemory().getKind())
              << ") are made by each thread on its own; only registers and "
                 "collective async-proxy accesses (wgmma, TMA) may be "
                 "convergent";

@@ -25,13 +25,22 @@ def ExoAM_AllocOp : ExoAM_StmtOp<"alloc"> {
     whose extents, with the values of the run, make more than `N` elements
     is an error naming `what`. Static extents must fit.
 
+    `ring R` (barriers only) makes each element a ring of `R` mbarriers, as
+    the CUDA translation implements a `CudaMbarrier` (its depth,
+    ExoGPU/Analysis/MbarrierRing.h): the machine then checks the rules of
+    docs/abstract-machine.md "Rings" (arrives and awaits numbered per
+    thread, one collective per phase, slot reuse, waits that skip a phase,
+    hangs). Without it, a barrier has the unbounded phases of Fig. 22.
+
     ```mlir
     exoam.alloc @smem[2, 128]
-    exoam.alloc barrier @ring[4]
+    exoam.alloc barrier @full[4] ring 5
     exoam.alloc @tile[%N, 64] capacity 929792 "3719168 bytes of shared memory"
     ```
   }];
   let arguments = (ins ExoAM_AccessAttr:$target, UnitAttr:$barrier,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:
+                           $ring,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:
                            $capacity,
                        OptionalAttr<StrAttr>:$capacityOf,

@@ -101,4 +101,34 @@ def ExoAM_AwaitOp : ExoAM_StmtOp<"await"> {
   let hasVerifier = 1;
 }
 
+def ExoAM_CompleteOp : ExoAM_StmtOp<"complete"> {
+  let summary = "the completion of an asynchronous call on ring barriers "
+                "(`complete_tx`)";
+  let description = [{
+    The asynchronous copy of a call `g(...) >> z` signals the barrier
+    elements after `>>` when its bytes have landed (PTX `complete_tx` of a
+    TMA load), in the phase of the issuing threads' next arrive: the current
+    arrive count of `home` (for a multicast completion, the issuing CTA's
+    element), else of each element itself. For elements that are rings of
+    mbarriers (`alloc ... ring R`), the signal must reach its ring slot after
+    the slot's previous phase completed, and only an await of exactly that
+    phase waits for it (docs/abstract-machine.md, "Rings"); on other barrier
+    elements the statement does nothing. The translation emits it after the
+    records of a call that completes on a `CudaMbarrier`; the records
+    themselves observe the barrier (`record_mutate ... >> @z[...]`).
+
+    ```mlir
+    exoam.complete >> @full[%cta] threads gpu[384 (%cta, 1, 128)]
+    exoam.complete >> @full[0 to 1] home @full[%cta] threads gpu[768 (%cta, 384, 128)]
+    ```
+  }];
+  let arguments = (ins TypedArrayAttrBase<ExoAM_AccessAttr,
+                                          "barrier accesses">:$barriers,
+                       OptionalAttr<ExoAM_AccessAttr>:$home,
+                       ExoAM_ThreadMappingAttr:$threads,
+                       Variadic<Index>:$ctrl);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 #endif // EXOAM_SYNC_OPS_TD

@@ -27,6 +27,11 @@ QualMask getTemporalTimelines(exogpu::SyncTimeline timeline);
 /// T_qarr: the timeline an arrive with `timeline` records on its barrier.
 exogpu::QualTimeline getArriveTimeline(exogpu::SyncTimeline timeline);
 
+/// The timelines of a thread's own registers (cuda_in_order_rmem, wgmma's
+/// register operands, wgmma_zero): a fence that orders only these needs no
+/// rendezvous of its threads (docs/cuda-translation.md, "Fence").
+QualMask getRegisterTimelines();
+
 } // namespace mlir::exoam
 
 #endif // EXOGPU_DIALECT_EXOAM_IR_SYNCTIMELINES_H
