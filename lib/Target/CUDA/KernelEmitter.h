@@ -16,6 +16,7 @@
 
 #include "FunctionEmitter.h"
 #include "KernelStructure.h"
+#include "LoweredSync.h"
 #include "SharedMemoryPlan.h"
 #include "SyncPlan.h"
 #include "ThreadMapping.h"
@@ -56,6 +57,9 @@ public:
 
   ArrayRef<ForOp> getTaskLoops() const { return taskLoops; }
 
+  /// The lowering of every synchronization statement, per code path.
+  const LoweredKernel &getLoweredKernel() const { return lowered; }
+
 protected:
   LogicalResult emitOp(Operation *op) override;
   FailureOr<std::string> getBarrierAddress(CallOp call) override;
@@ -68,14 +72,23 @@ private:
   LogicalResult emitWarps(WarpsOp warps);
   LogicalResult emitAlloc(AllocOp alloc);
 
-  // Synchronization (SyncLowering.cpp).
+  // Synchronization (SyncLowering.cpp): each statement's lowering is
+  // decided (get*), printed (print*) and recorded for the validator.
   LogicalResult emitFence(FenceOp fence);
   LogicalResult emitArrive(ArriveOp arrive);
   LogicalResult emitAwait(AwaitOp await);
-  LogicalResult emitCollectiveBarrier(Operation *op, StringRef what);
-  LogicalResult emitPreWaits(Operation *op, uint32_t preFull,
-                             uint32_t postTemporal, bool sameThreads);
-  FailureOr<std::string> getNamedBarrierId(Operation *op, int64_t threads);
+  SyncWaits getPreWaits(Operation *op, uint32_t preFull, uint32_t postTemporal,
+                        bool sameThreads);
+  void printWaits(const SyncWaits &waits);
+  FailureOr<Rendezvous> getRendezvous(Operation *op, StringRef what);
+  LogicalResult getNamedBarrier(Operation *op, int64_t threads,
+                                Rendezvous &rendezvous);
+  void printRendezvous(const Rendezvous &rendezvous);
+  FailureOr<MbarrierArriveLowering> getMbarrierArrive(ArriveOp arrive);
+  FailureOr<std::string> getArriveSlot(ArriveOp arrive);
+  void printPeerArrives(const MbarrierArriveLowering &lowering,
+                        const std::string &slot);
+  void recordLowering(Operation *op, SyncLowering lowering);
   FailureOr<std::string> getSlice(Value barrier, ArrayRef<int32_t> kinds,
                                   ArrayRef<AffineExpr> exprs, Location loc);
   /// The bytes of the TMA transfers completing on `barrier` that an arrive
@@ -103,6 +116,8 @@ private:
   const WarpPath *currentPath = nullptr;
   /// Per-thread arrive and await counters of the current path.
   DenseMap<Value, std::string> arriveCounters, awaitCounters;
+  /// The synchronization lowered so far.
+  LoweredKernel lowered;
   /// Named barrier ids: families of collectives (first thread, threads,
   /// count) and their first id.
   SmallVector<std::tuple<int64_t, int64_t, int64_t, int64_t>> namedBarriers;

@@ -43,38 +43,55 @@ bool KernelEmitter::pathIssues(uint32_t timelines) {
   return found;
 }
 
-LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
-                                          uint32_t postTemporal,
-                                          bool sameThreads) {
-  if ((preFull & getQualBit(QualTimeline::Sm80_cp_async_qual)) &&
-      pathIssues(getQualBit(QualTimeline::Sm80_cp_async_qual)))
-    out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
-  if ((preFull & getQualBit(QualTimeline::tma_to_gmem_async_qual)) &&
-      pathIssues(getQualBit(QualTimeline::tma_to_gmem_async_qual)))
-    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+SyncWaits KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
+                                     uint32_t postTemporal, bool sameThreads) {
+  SyncWaits waits;
+  waits.cpAsyncWaitAll =
+      (preFull & getQualBit(QualTimeline::Sm80_cp_async_qual)) &&
+      pathIssues(getQualBit(QualTimeline::Sm80_cp_async_qual));
+  waits.bulkWaitAll =
+      (preFull & getQualBit(QualTimeline::tma_to_gmem_async_qual)) &&
+      pathIssues(getQualBit(QualTimeline::tma_to_gmem_async_qual));
   bool wgmmaInPath = pathIssues(kWgmmaTimelines);
-  if ((preFull & kWgmmaTimelines) &&
-      (postTemporal & ~kWgmmaRegisterTimelines) && wgmmaInPath)
-    out.line(
-        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+  waits.wgmmaWaitAll = (preFull & kWgmmaTimelines) &&
+                       (postTemporal & ~kWgmmaRegisterTimelines) && wgmmaInPath;
   // wgmma.fence orders the warpgroup's own in-order register accesses
   // before its later wgmmas (PTX orders wgmma after wgmma itself):
   // meaningful only when the same threads are on both sides.
-  if (sameThreads &&
+  waits.wgmmaFence =
+      sameThreads &&
       (preFull & getQualBit(QualTimeline::cuda_in_order_rmem_qual)) &&
-      (postTemporal & kWgmmaRegisterTimelines) && wgmmaInPath)
-    out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+      (postTemporal & kWgmmaRegisterTimelines) && wgmmaInPath;
   // A proxy fence only where a generic shared-memory access of the path may
   // precede, unfenced, the async-proxy accesses this synchronization orders
   // it before (SyncPlan.h).
-  if (ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
-      syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op))
-    out.line("exo::fence_proxy_async();");
-  return success();
+  waits.proxyFence =
+      ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
+      syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op);
+  return waits;
 }
 
-FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
-                                                        int64_t threads) {
+void KernelEmitter::printWaits(const SyncWaits &waits) {
+  if (waits.cpAsyncWaitAll)
+    out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+  if (waits.bulkWaitAll)
+    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+  if (waits.wgmmaWaitAll)
+    out.line(
+        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+  if (waits.wgmmaFence)
+    out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+  if (waits.proxyFence)
+    out.line("exo::fence_proxy_async();");
+}
+
+void KernelEmitter::recordLowering(Operation *op, SyncLowering lowering) {
+  lowered.paths[currentPath ? currentPath->group : ""][op] =
+      std::move(lowering);
+}
+
+LogicalResult KernelEmitter::getNamedBarrier(Operation *op, int64_t threads,
+                                             Rendezvous &rendezvous) {
   FailureOr<SmallVector<ThreadSet>> instances =
       getCollectiveInstances(*state.module.collective, op);
   if (failed(instances))
@@ -120,62 +137,89 @@ FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
     std::get<3>(family) = base;
     namedBarriers.push_back(family);
   }
-  if (firsts.size() == 1)
-    return std::to_string(base);
-  std::string index = "exo_thread";
-  if (firsts[0])
-    index = "(" + index + " - " + std::to_string(firsts[0]) + ")";
-  return std::to_string(base) + " + " + index + " / " + std::to_string(stride);
+  rendezvous.kind = RendezvousKind::NamedBarrier;
+  rendezvous.idBase = base;
+  rendezvous.first = firsts[0];
+  rendezvous.stride = firsts.size() > 1 ? stride : 0;
+  rendezvous.count = threads;
+  return success();
 }
 
-LogicalResult KernelEmitter::emitCollectiveBarrier(Operation *op,
+FailureOr<Rendezvous> KernelEmitter::getRendezvous(Operation *op,
                                                    StringRef what) {
   const CollTiling *tiling = state.module.collective->getTiling(op);
   if (!tiling)
     return emitInternalError(op->getLoc())
            << "the collective analysis gave this " << what << " no tiling";
+  Rendezvous rendezvous;
   int64_t threads = tiling->getBoxThreads();
   if (threads == 1)
-    return success();
+    return rendezvous;
   if (params.clusterDim > 1 && threads == params.getNumThreads()) {
-    out.line("exo::cluster_sync();");
-    return success();
+    rendezvous.kind = RendezvousKind::ClusterBarrier;
+    return rendezvous;
   }
   if (threads > params.blockDim)
     return emitTranslationError(op->getLoc())
            << "a " << what << " by " << threads
            << " threads spans CTAs but not the whole cluster";
   if (threads == params.blockDim) {
-    out.line(divergentPaths
-                 ? "asm volatile(\"barrier.sync 0;\" ::: \"memory\");"
-                 : "__syncthreads();");
-    return success();
+    rendezvous.kind = RendezvousKind::CtaBarrier;
+    return rendezvous;
   }
-  if (threads == 32) {
-    out.line("__syncwarp();");
-    return success();
-  }
-  if (threads < 32) {
+  if (threads <= 32) {
     if (!llvm::isPowerOf2_64(threads))
       return emitTranslationError(op->getLoc())
              << "a " << what << " by " << threads
              << " threads of a warp needs a power-of-two collective";
-    out.line("__syncwarp(" + std::to_string((1ull << threads) - 1) +
-             "u << (exo_thread % 32 / " + std::to_string(threads) + " * " +
-             std::to_string(threads) + "));");
-    return success();
+    rendezvous.kind = RendezvousKind::WarpLanes;
+    rendezvous.lanes = threads;
+    return rendezvous;
   }
   if (threads % 32 != 0)
     return emitTranslationError(op->getLoc())
            << "a " << what << " by " << threads << " threads needs whole warps";
-  FailureOr<std::string> id = getNamedBarrierId(op, threads);
-  if (failed(id))
+  if (failed(getNamedBarrier(op, threads, rendezvous)))
     return failure();
-  out.line(std::string("asm volatile(\"") +
-           (divergentPaths ? "barrier.sync" : "bar.sync") +
-           " %0, %1;\" :: \"r\"(" + *id + "), \"r\"(" +
-           std::to_string(threads) + ") : \"memory\");");
-  return success();
+  return rendezvous;
+}
+
+void KernelEmitter::printRendezvous(const Rendezvous &rendezvous) {
+  switch (rendezvous.kind) {
+  case RendezvousKind::None:
+    return;
+  case RendezvousKind::WarpLanes:
+    if (rendezvous.lanes == 32) {
+      out.line("__syncwarp();");
+      return;
+    }
+    out.line("__syncwarp(" + std::to_string((1ull << rendezvous.lanes) - 1) +
+             "u << (exo_thread % 32 / " + std::to_string(rendezvous.lanes) +
+             " * " + std::to_string(rendezvous.lanes) + "));");
+    return;
+  case RendezvousKind::NamedBarrier: {
+    std::string id = std::to_string(rendezvous.idBase);
+    if (rendezvous.stride) {
+      std::string index = "exo_thread";
+      if (rendezvous.first)
+        index = "(" + index + " - " + std::to_string(rendezvous.first) + ")";
+      id += " + " + index + " / " + std::to_string(rendezvous.stride);
+    }
+    out.line(std::string("asm volatile(\"") +
+             (divergentPaths ? "barrier.sync" : "bar.sync") +
+             " %0, %1;\" :: \"r\"(" + id + "), \"r\"(" +
+             std::to_string(rendezvous.count) + ") : \"memory\");");
+    return;
+  }
+  case RendezvousKind::CtaBarrier:
+    out.line(divergentPaths
+                 ? "asm volatile(\"barrier.sync 0;\" ::: \"memory\");"
+                 : "__syncthreads();");
+    return;
+  case RendezvousKind::ClusterBarrier:
+    out.line("exo::cluster_sync();");
+    return;
+  }
 }
 
 LogicalResult KernelEmitter::emitFence(FenceOp fence) {
@@ -188,12 +232,20 @@ LogicalResult KernelEmitter::emitFence(FenceOp fence) {
            << "TMA loads complete through the mbarrier they arrive at: "
               "await that barrier instead of a Fence on "
            << stringifySyncTimeline(pre);
+  FenceLowering lowering;
+  lowering.waits =
+      getPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true);
+  if (fenceNeedsRendezvous(fence)) {
+    FailureOr<Rendezvous> rendezvous = getRendezvous(fence, "Fence");
+    if (failed(rendezvous))
+      return failure();
+    lowering.rendezvous = *rendezvous;
+  }
   out.comment(state.describe(fence));
-  if (failed(emitPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true)))
-    return failure();
-  if (!fenceNeedsRendezvous(fence))
-    return success();
-  return emitCollectiveBarrier(fence, "Fence");
+  printWaits(lowering.waits);
+  printRendezvous(lowering.rendezvous);
+  recordLowering(fence, lowering);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -417,14 +469,18 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
              << "a commit group commits Sm80_cp_async, wgmma_async or "
                 "tma_to_gmem_async work";
     out.line("asm volatile(\"" + commit.str() + "\" ::: \"memory\");");
+    recordLowering(arrive, CommitLowering());
     return success();
   }
-  case BarrierKind::CudaClusterSync:
-    if (failed(emitPreWaits(arrive, preFull, getAwaitTimelines(barrier),
-                            /*sameThreads=*/false)))
-      return failure();
+  case BarrierKind::CudaClusterSync: {
+    ClusterArriveLowering lowering;
+    lowering.waits = getPreWaits(arrive, preFull, getAwaitTimelines(barrier),
+                                 /*sameThreads=*/false);
+    printWaits(lowering.waits);
     out.line("exo::cluster_arrive();");
+    recordLowering(arrive, lowering);
     return success();
+  }
   case BarrierKind::CudaMbarrier:
     break;
   default:
@@ -432,76 +488,112 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
-  if (failed(emitPreWaits(arrive, preFull, getAwaitTimelines(barrier),
-                          /*sameThreads=*/false)))
+  FailureOr<MbarrierArriveLowering> lowering = getMbarrierArrive(arrive);
+  if (failed(lowering))
     return failure();
+  FailureOr<std::string> slot = getArriveSlot(arrive);
+  if (failed(slot))
+    return failure();
+  printWaits(lowering->waits);
+  // The hardware arrives: from every thread, or from one elected thread per
+  // warp or warpgroup (SyncPlan.h; the ring counts its issuers).
+  int64_t issuer = getIssuerThreads(lowering->issuers);
+  if (lowering->syncWarp)
+    out.line("__syncwarp();");
+  if (issuer > 1)
+    out.open("if (exo_thread % " + std::to_string(issuer) + " == 0)");
+  if (lowering->expectBytes) {
+    out.line("exo::mbarrier_arrive_expect_tx(" + *slot + ", " +
+             std::to_string(*lowering->expectBytes) + ");");
+  } else {
+    out.line("exo::mbarrier_arrive(" + *slot + ");");
+  }
+  if (lowering->multicast)
+    printPeerArrives(*lowering, *slot);
+  if (issuer > 1)
+    out.close();
+  out.line("++" + getCounter(barrier, /*arrive=*/true) + ";");
+  recordLowering(arrive, *lowering);
+  return success();
+}
+
+FailureOr<std::string> KernelEmitter::getArriveSlot(ArriveOp arrive) {
+  Value barrier = arrive.getBarriers().front();
   FailureOr<SmallVector<AccessView>> accesses =
       splitAccesses(arrive, arrive.getCoordKinds(), arrive.getCoordCounts(),
                     arrive.getCoords());
   if (failed(accesses))
     return failure();
-  const MbarrierRing &ring = plan.rings[barrier];
-  std::string counter = getCounter(barrier, /*arrive=*/true);
-  auto lift = [&](const AccessView &access) {
-    return llvm::map_to_vector(access.exprs, [&](AffineExpr e) {
-      return state.space.lift(e, arrive.getCtrl());
-    });
-  };
-  StringRef name = state.names.lookup(barrier);
+  // A multicast arrive (`>> z[own] >> z[:]`) arrives at the element of its
+  // last window in each CTA: the slice within the CTA is that window's.
   bool multicast = arrive.getBarriers().size() > 1;
-  if (multicast)
+  const AccessView &access = multicast ? accesses->back() : accesses->front();
+  SmallVector<AffineExpr> exprs =
+      llvm::map_to_vector(access.exprs, [&](AffineExpr e) {
+        return state.space.lift(e, arrive.getCtrl());
+      });
+  FailureOr<std::string> slice =
+      getSlice(barrier, access.kinds, exprs, arrive.getLoc());
+  if (failed(slice))
+    return failure();
+  return getSlot(state.names.lookup(barrier), *slice, plan.rings[barrier],
+                 getCounter(barrier, /*arrive=*/true));
+}
+
+FailureOr<MbarrierArriveLowering>
+KernelEmitter::getMbarrierArrive(ArriveOp arrive) {
+  Value barrier = arrive.getBarriers().front();
+  MbarrierArriveLowering lowering;
+  lowering.waits =
+      getPreWaits(arrive, exoam::getFullTimelines(arrive.getTimeline()),
+                  getAwaitTimelines(barrier), /*sameThreads=*/false);
+  ArriveLowering plan = syncPlan.getArriveLowering(arrive);
+  lowering.issuers = plan.issuers;
+  lowering.syncWarp = plan.syncWarp;
+  lowering.peerRelease = plan.releaseCluster;
+  lowering.multicast = arrive.getBarriers().size() > 1;
+  if (lowering.multicast) {
     for (Value other : arrive.getBarriers())
       if (other != barrier)
         return emitTranslationError(arrive.getLoc())
                << "a multicast arrive names one barrier variable";
-  // A multicast arrive (`>> z[own] >> z[:]`) arrives at the element in
-  // every CTA of its last window.
-  const AccessView &access = multicast ? accesses->back() : accesses->front();
-  FailureOr<std::string> slice =
-      getSlice(barrier, access.kinds, lift(access), arrive.getLoc());
-  if (failed(slice))
+    lowering.windowCtas = params.clusterDim;
+    return lowering;
+  }
+  FailureOr<std::optional<int64_t>> expected =
+      getExpectedBytes(arrive, barrier);
+  if (failed(expected))
     return failure();
-  std::string slot = getSlot(name, *slice, ring, counter);
-  std::optional<int64_t> bytes;
-  if (!multicast) {
-    FailureOr<std::optional<int64_t>> expected =
-        getExpectedBytes(arrive, barrier);
-    if (failed(expected))
-      return failure();
-    bytes = *expected;
-  }
-  // The hardware arrives: from every thread, or from one elected thread per
-  // warp or warpgroup (SyncPlan.h; the ring counts its issuers).
-  ArriveLowering lowering = syncPlan.getArriveLowering(arrive);
-  int64_t issuer = getIssuerThreads(lowering.issuers);
-  if (lowering.syncWarp)
-    out.line("__syncwarp();");
-  if (issuer > 1)
-    out.open("if (exo_thread % " + std::to_string(issuer) + " == 0)");
-  if (bytes) {
-    out.line("exo::mbarrier_arrive_expect_tx(" + slot + ", " +
-             std::to_string(*bytes) + ");");
-  } else {
-    out.line("exo::mbarrier_arrive(" + slot + ");");
-  }
-  if (multicast) {
-    StringRef peerArrive = lowering.releaseCluster
+  lowering.expectBytes = *expected;
+  return lowering;
+}
+
+void KernelEmitter::printPeerArrives(const MbarrierArriveLowering &lowering,
+                                     const std::string &slot) {
+  std::string peerArrive = lowering.peerRelease
                                ? "exo::mbarrier_arrive_peer_release"
                                : "exo::mbarrier_arrive_peer";
-    std::string clusterDim = std::to_string(params.clusterDim);
-    if (params.clusterDim == 2) {
-      out.line(peerArrive.str() + "(" + slot + ", exo_cta ^ 1);");
-    } else {
-      out.line("for (int exo_peer = 1; exo_peer < " + clusterDim +
-               "; ++exo_peer)");
-      out.line("  " + peerArrive.str() + "(" + slot +
-               ", (exo_cta + exo_peer) % " + clusterDim + ");");
-    }
+  int64_t n = lowering.windowCtas, stride = lowering.windowStride;
+  if (n == 2 && llvm::isPowerOf2_64(stride)) {
+    out.line(peerArrive + "(" + slot + ", exo_cta ^ " + std::to_string(stride) +
+             ");");
+    return;
   }
-  if (issuer > 1)
-    out.close();
-  out.line("++" + counter + ";");
-  return success();
+  std::string count = std::to_string(n);
+  if (n == params.clusterDim && stride == 1) {
+    out.line("for (int exo_peer = 1; exo_peer < " + count + "; ++exo_peer)");
+    out.line("  " + peerArrive + "(" + slot + ", (exo_cta + exo_peer) % " +
+             count + ");");
+    return;
+  }
+  // The window's CTAs are `stride` ranks apart; the issuer's is number
+  // exo_cta / stride % n of them.
+  std::string strideText = std::to_string(stride);
+  std::string index = "exo_cta / " + strideText + " % " + count;
+  out.line("for (int exo_peer = 1; exo_peer < " + count + "; ++exo_peer)");
+  out.line("  " + peerArrive + "(" + slot + ", exo_cta + ((" + index +
+           " + exo_peer) % " + count + " - " + index + ") * " + strideText +
+           ");");
 }
 
 LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
@@ -523,9 +615,12 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
              " " + std::to_string(n) + ";\" ::: \"memory\");");
     // cp.async writes through the generic proxy: async-proxy readers need
     // a proxy fence after the wait.
-    if (*committed == SyncTimeline::Sm80_cp_async &&
-        (postTemporal & kAsyncProxyTimelines))
+    CommitLowering lowering;
+    lowering.proxyFenceAfterWait = *committed == SyncTimeline::Sm80_cp_async &&
+                                   (postTemporal & kAsyncProxyTimelines);
+    if (lowering.proxyFenceAfterWait)
       out.line("exo::fence_proxy_async();");
+    recordLowering(await, lowering);
     return success();
   }
   case BarrierKind::CudaClusterSync:
@@ -538,6 +633,8 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
+  MbarrierAwaitLowering lowering;
+  recordLowering(await, lowering);
   const MbarrierRing &ring = plan.rings[barrier];
   FailureOr<std::string> slice = getSlice(
       barrier, await.getCoordKinds(),
