@@ -59,6 +59,9 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
     if (const DistributedLayout *layout =
             state.module.distributed->lookup(barrier)) {
       SmallVector<int64_t> sliceDims;
+      ring.extents = layout->extents;
+      ring.ctaBase =
+          layout->firstShardOwner.getMin().value_or(0) / params.blockDim;
       for (auto [extent, pitch] :
            llvm::zip(layout->extents, layout->threadPitches)) {
         bool acrossCtas = extent == 1 || pitch >= params.blockDim;

@@ -34,8 +34,13 @@ struct MbarrierRing {
   /// the slice number, or 0 for a dimension across the CTAs of a cluster.
   SmallVector<int64_t> sliceStrides;
   /// Per distributed dimension: the CTA stride (index * stride is the CTA
-  /// rank it names), or 0 for a dimension within a CTA.
+  /// rank it names, counted from `ctaBase`), or 0 for a dimension within a
+  /// CTA.
   SmallVector<int64_t> ctaStrides;
+  /// Per distributed dimension: its extent.
+  SmallVector<int64_t> extents;
+  /// The CTA that holds element (0, ..., 0).
+  int64_t ctaBase = 0;
 };
 
 /// The shared memory of one kernel.

@@ -38,9 +38,9 @@ static SmallVector<ForOp> getEnclosingThreadLoops(Operation *op) {
   return loops;
 }
 
-FailureOr<SmallVector<ThreadSet>>
-mlir::exogpu::cuda::getCollectiveInstances(const CollectiveAnalysis &collective,
-                                           Operation *op) {
+FailureOr<SmallVector<CollectiveInstance>>
+mlir::exogpu::cuda::enumerateCollectives(const CollectiveAnalysis &collective,
+                                         Operation *op) {
   SmallVector<ForOp> loops = getEnclosingThreadLoops(op);
   SmallVector<int64_t> counts;
   int64_t total = 1;
@@ -56,19 +56,20 @@ mlir::exogpu::cuda::getCollectiveInstances(const CollectiveAnalysis &collective,
     return emitInternalError(op->getLoc())
            << "more collectives execute this statement than a cluster has "
               "threads";
-  SmallVector<ThreadSet> instances;
+  SmallVector<CollectiveInstance> instances;
   SmallVector<int64_t> values(loops.size(), 0);
   while (true) {
-    DenseMap<Value, int64_t> iteratorValues;
+    CollectiveInstance instance;
     for (auto [loop, v] : llvm::zip(loops, values))
-      iteratorValues[loop.getIterator()] = v;
+      instance.iterators[loop.getIterator()] = v;
     std::string reason;
     FailureOr<ThreadSet> threads =
-        collective.threadsOf(op, iteratorValues, &reason);
+        collective.threadsOf(op, instance.iterators, &reason);
     if (failed(threads))
       return emitInternalError(op->getLoc())
              << "cannot evaluate the collective: " << reason;
-    instances.push_back(*threads);
+    instance.threads = std::move(*threads);
+    instances.push_back(std::move(instance));
     unsigned i = 0;
     for (; i < values.size(); ++i) {
       if (++values[i] < counts[i])
@@ -79,6 +80,18 @@ mlir::exogpu::cuda::getCollectiveInstances(const CollectiveAnalysis &collective,
       break;
   }
   return instances;
+}
+
+FailureOr<SmallVector<ThreadSet>>
+mlir::exogpu::cuda::getCollectiveInstances(const CollectiveAnalysis &collective,
+                                           Operation *op) {
+  FailureOr<SmallVector<CollectiveInstance>> instances =
+      enumerateCollectives(collective, op);
+  if (failed(instances))
+    return failure();
+  return llvm::map_to_vector(*instances, [](CollectiveInstance &instance) {
+    return instance.threads;
+  });
 }
 
 bool SyncPlan::needsProxyFence(StringRef group, Operation *op) const {
@@ -216,9 +229,10 @@ namespace mlir::exogpu::cuda {
 class SyncPlanBuilder {
 public:
   SyncPlanBuilder(DeviceFunctionOp kernel, const CollectiveAnalysis &collective,
-                  CollParams params, SyncPlan &plan)
+                  BufferSharingAnalysis &sharing, CollParams params,
+                  SyncPlan &plan)
       : kernel(kernel), collective(collective), params(params), plan(plan),
-        sharing(kernel, collective) {}
+        sharing(sharing) {}
 
   LogicalResult run();
 
@@ -253,7 +267,7 @@ private:
   const CollectiveAnalysis &collective;
   CollParams params;
   SyncPlan &plan;
-  BufferSharingAnalysis sharing;
+  BufferSharingAnalysis &sharing;
   StringRef group;
   DenseMap<Operation *, SmallVector<ThreadSet>> instances;
   DenseMap<Operation *, ThreadSet> threads;
@@ -529,9 +543,10 @@ LogicalResult SyncPlanBuilder::run() {
 
 FailureOr<SyncPlan> SyncPlan::build(DeviceFunctionOp kernel,
                                     const CollectiveAnalysis &collective,
+                                    BufferSharingAnalysis &sharing,
                                     CollParams params) {
   SyncPlan plan;
-  SyncPlanBuilder builder(kernel, collective, params, plan);
+  SyncPlanBuilder builder(kernel, collective, sharing, params, plan);
   if (failed(builder.run()))
     return failure();
   return plan;

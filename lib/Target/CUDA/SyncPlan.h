@@ -29,6 +29,10 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+namespace mlir::exogpu {
+class BufferSharingAnalysis;
+} // namespace mlir::exogpu
+
 namespace mlir::exogpu::cuda {
 
 /// Which threads of a collective issue the hardware arrives of one
@@ -58,9 +62,20 @@ struct ArriveLowering {
   bool releaseCluster = false;
 };
 
-/// The collectives that execute `op`, one thread set per value of the
-/// enclosing cuda_threads iterators (all of them: at most one per thread of
-/// the cluster).
+/// One collective that executes a statement: the values of the enclosing
+/// cuda_threads iterators and the threads they select.
+struct CollectiveInstance {
+  DenseMap<Value, int64_t> iterators;
+  ThreadSet threads;
+};
+
+/// The collectives that execute `op`, one per value of the enclosing
+/// cuda_threads iterators (all of them: at most one per thread of the
+/// cluster).
+FailureOr<SmallVector<CollectiveInstance>>
+enumerateCollectives(const CollectiveAnalysis &collective, Operation *op);
+
+/// The thread sets of enumerateCollectives.
 FailureOr<SmallVector<ThreadSet>>
 getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op);
 
@@ -71,6 +86,7 @@ public:
   /// analysis cannot say which threads execute a statement.
   static FailureOr<SyncPlan> build(DeviceFunctionOp kernel,
                                    const CollectiveAnalysis &collective,
+                                   BufferSharingAnalysis &sharing,
                                    CollParams params);
 
   /// Whether `op` (a Fence or an Arrive that orders generic accesses before

@@ -52,11 +52,13 @@ static std::string getSourceName(ModuleOp module) {
   return "<stdin>";
 }
 
-LogicalResult mlir::exogpu::translateModuleToCuda(ModuleOp module,
-                                                  raw_ostream &os) {
+LogicalResult
+mlir::exogpu::translateModuleToCuda(ModuleOp module, raw_ostream &os,
+                                    const CudaTranslationOptions &options) {
   FailureOr<std::unique_ptr<ModuleState>> state = analyze(module);
   if (failed(state))
     return failure();
+  (*state)->options = options;
   // Emit into a buffer: nothing is written if a construct fails.
   std::string text;
   llvm::raw_string_ostream file(text);
@@ -176,7 +178,11 @@ void mlir::exogpu::registerToCudaTranslation() {
   };
   TranslateFromMLIRRegistration toCuda(
       "to-cuda", "translate an exogpu module to CUDA C++",
-      translate("to-cuda", translateModuleToCuda), registerDialects);
+      translate("to-cuda",
+                [](ModuleOp module, raw_ostream &os) {
+                  return translateModuleToCuda(module, os);
+                }),
+      registerDialects);
   TranslateFromMLIRRegistration toHeader(
       "to-cuda-header",
       "write the C/C++ header of an exogpu module's host functions",

@@ -18,11 +18,21 @@
 
 namespace mlir::exogpu {
 
+/// Options of the CUDA translation.
+struct CudaTranslationOptions {
+  /// Validate each kernel's lowered synchronization against what the
+  /// synchronization check relies on (docs/cuda-translation.md
+  /// "Validation"); turn it off only to time the rest of the translation.
+  bool validateSynchronization = true;
+};
+
 /// Writes the CUDA C++ translation of `module` to `os`. Runs the collective
 /// analysis and the distributed memory deduction first; their errors, and
-/// any construct the translation cannot lower, are reported as diagnostics at
-/// the offending op, and the result is failure (nothing useful is written).
-LogicalResult translateModuleToCuda(ModuleOp module, raw_ostream &os);
+/// any construct the translation cannot lower or whose synchronization it
+/// cannot justify, are reported as diagnostics at the offending op, and the
+/// result is failure (nothing useful is written).
+LogicalResult translateModuleToCuda(ModuleOp module, raw_ostream &os,
+                                    const CudaTranslationOptions &options = {});
 
 /// Writes the C/C++ header declaring the host function of every proc of
 /// `module` (the host API of docs/cuda-translation.md).
