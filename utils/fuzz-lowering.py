@@ -802,7 +802,7 @@ def main():
     parser.add_argument("--count", type=int, default=0,
                         help="stop after this many programs (0: no limit)")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--timeout", type=float, default=20)
+    parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--out", default="fuzz-lowering-findings")
     parser.add_argument("--nvcc", action="store_true",
                         help="also compile every translation with nvcc")

@@ -77,12 +77,10 @@ private:
   LogicalResult emitFence(FenceOp fence);
   LogicalResult emitArrive(ArriveOp arrive);
   LogicalResult emitAwait(AwaitOp await);
-  SyncWaits getPreWaits(Operation *op, uint32_t preFull, uint32_t postTemporal,
-                        bool sameThreads);
+  FailureOr<SyncWaits> getPreWaits(Operation *op, uint32_t preFull,
+                                   uint32_t postTemporal, bool sameThreads);
   void printWaits(const SyncWaits &waits);
   FailureOr<Rendezvous> getRendezvous(Operation *op, StringRef what);
-  LogicalResult getNamedBarrier(Operation *op, int64_t threads,
-                                Rendezvous &rendezvous);
   void printRendezvous(const Rendezvous &rendezvous);
   FailureOr<MbarrierArriveLowering> getMbarrierArrive(ArriveOp arrive);
   FailureOr<std::string> getArriveSlot(ArriveOp arrive);
@@ -118,9 +116,11 @@ private:
   DenseMap<Value, std::string> arriveCounters, awaitCounters;
   /// The synchronization lowered so far.
   LoweredKernel lowered;
-  /// Named barrier ids: families of collectives (first thread, threads,
-  /// count) and their first id.
-  SmallVector<std::tuple<int64_t, int64_t, int64_t, int64_t>> namedBarriers;
+  /// Named barrier ids: the families of groups of warps Fences meet in (the
+  /// id formula, the count and the number of ids) and their first id.
+  using NamedBarrierFamily =
+      std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>;
+  SmallVector<std::pair<NamedBarrierFamily, int64_t>> namedBarriers;
   int64_t nextBarrierId = 1;
 };
 

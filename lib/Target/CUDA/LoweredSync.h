@@ -26,9 +26,11 @@ namespace mlir::exogpu::cuda {
 struct SyncWaits {
   /// `cp.async.wait_all`: the thread's cp.async copies are complete.
   bool cpAsyncWaitAll = false;
-  /// `cp.async.bulk.wait_group 0`: the thread's bulk copies are complete.
+  /// `cp.async.bulk.commit_group` + `cp.async.bulk.wait_group 0`: the
+  /// thread's bulk copies are complete (a wait covers committed ones only).
   bool bulkWaitAll = false;
-  /// `wgmma.wait_group.sync.aligned 0`: the warpgroup's wgmmas are complete.
+  /// `wgmma.commit_group.sync.aligned` + `wgmma.wait_group.sync.aligned 0`:
+  /// the warpgroup's wgmmas are complete.
   bool wgmmaWaitAll = false;
   /// `wgmma.fence.sync.aligned`.
   bool wgmmaFence = false;
@@ -54,15 +56,20 @@ enum class RendezvousKind {
 /// A hardware barrier and the threads that meet at it.
 struct Rendezvous {
   RendezvousKind kind = RendezvousKind::None;
-  /// WarpLanes: the lanes in each group.
+  /// WarpLanes: the lanes in each group; with `laneMask`, the lanes of the
+  /// mask in every warp instead (`__syncwarp(laneMask)`).
   int64_t lanes = 32;
+  uint32_t laneMask = 0;
   /// NamedBarrier: thread `t` of a CTA (its threadIdx.x) meets the other
-  /// `count` threads of barrier `idBase + (t - first) / stride` (only
-  /// `idBase` when `stride` is 0).
+  /// `count` threads of barrier `idBase + (t - first) / stride`, taken
+  /// modulo `period` when it is not 0 (only `idBase` when `stride` is 0);
+  /// `numIds` ids in all.
   int64_t idBase = 0;
   int64_t first = 0;
   int64_t stride = 0;
+  int64_t period = 0;
   int64_t count = 0;
+  int64_t numIds = 1;
 
   /// The named barrier thread `t` (threadIdx.x) uses.
   int64_t getBarrierId(int64_t t) const;
@@ -71,16 +78,30 @@ struct Rendezvous {
   /// lanes of its group, its named barrier's threads, its CTA, its cluster.
   ThreadSet getParticipants(int64_t thread, const ThreadSet &executing,
                             CollParams params) const;
+  /// Whether threads `a` and `b` (natural indices), both executing it, meet
+  /// at this barrier.
+  bool meets(int64_t a, int64_t b, CollParams params) const;
+  /// The threads of `executing` that meet the first thread of their group
+  /// of `unit` threads (a warp, a warpgroup) here, that thread executing it
+  /// too: after the barrier, that thread has their causality past.
+  ThreadSet getMeetingIssuer(const ThreadSet &executing, int64_t unit,
+                             CollParams params) const;
 };
+
+/// The hardware barrier at which the collectives `instances` of one Fence
+/// meet: the smallest one whose participants are threads that execute the
+/// Fence (a barrier waits for all of them) and that contains each
+/// collective: the lanes of a warp, groups of whole warps (a named barrier;
+/// its ids start at 0 here), the CTA, the cluster. Fails, with the reason
+/// in `reason`, where no hardware barrier has such participants.
+FailureOr<Rendezvous> chooseRendezvous(ArrayRef<ThreadSet> instances,
+                                       CollParams params, std::string &reason);
 
 /// How one execution of a Fence is lowered.
 struct FenceLowering {
   SyncWaits waits;
   Rendezvous rendezvous;
 };
-
-/// The scope of the release or acquire of an mbarrier operation.
-enum class MbarrierScope { Cta, Cluster };
 
 /// How one execution of an Arrive on a CudaMbarrier is lowered.
 struct MbarrierArriveLowering {

@@ -54,6 +54,14 @@ struct SharedMemoryPlan {
   int64_t alignment = 16;
 };
 
+/// The CTAs a multicast arrive (`>> z[own] >> z[window]`) reaches: the
+/// window's whole dimension across CTAs, as the number of its CTAs and the
+/// rank distance between them. Fails (with a diagnostic) for windows the
+/// translation does not lower: intervals of CTAs, several dimensions of
+/// CTAs.
+FailureOr<std::pair<int64_t, int64_t>>
+getMulticastWindow(ArriveOp arrive, const MbarrierRing &ring);
+
 /// The ring lag of an await (guide "Queue Barrier": `~N` for `N < 0`, 0 for
 /// `N >= 0`).
 int64_t getRingLag(AwaitOp await);

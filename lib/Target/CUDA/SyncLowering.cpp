@@ -30,6 +30,7 @@
 
 #include "KernelEmitter.h"
 #include "Timelines.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -43,8 +44,10 @@ bool KernelEmitter::pathIssues(uint32_t timelines) {
   return found;
 }
 
-SyncWaits KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
-                                     uint32_t postTemporal, bool sameThreads) {
+FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op,
+                                                uint32_t preFull,
+                                                uint32_t postTemporal,
+                                                bool sameThreads) {
   SyncWaits waits;
   waits.cpAsyncWaitAll =
       (preFull & getQualBit(QualTimeline::Sm80_cp_async_qual)) &&
@@ -68,17 +71,40 @@ SyncWaits KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
   waits.proxyFence =
       ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
       syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op);
+  // wgmma.wait_group and wgmma.fence are `.sync.aligned`: every thread of
+  // the warpgroup executes them together.
+  if (waits.wgmmaWaitAll || waits.wgmmaFence) {
+    FailureOr<SmallVector<ThreadSet>> instances =
+        getCollectiveInstances(*state.module.collective, op);
+    if (failed(instances))
+      return failure();
+    for (const ThreadSet &set : *instances)
+      for (ThreadSet::Interval range : set.getIntervals())
+        if (params.blockDim % 128 != 0 || range.lo % 128 != 0 ||
+            (range.hi + 1) % 128 != 0)
+          return emitTranslationError(op->getLoc())
+                 << "this synchronization waits for or fences the wgmma of "
+                    "its code path, which whole warpgroups do together "
+                    "(.sync.aligned), but its collective is not made of "
+                    "whole warpgroups; synchronize the wgmma timelines in a "
+                    "collective of warpgroups, or leave them out of its "
+                    "sync timelines";
+  }
   return waits;
 }
 
 void KernelEmitter::printWaits(const SyncWaits &waits) {
   if (waits.cpAsyncWaitAll)
     out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+  // `wait_group 0` waits for the committed groups only: commit what was
+  // issued since the last commit first (an empty group is complete at
+  // once, and a later wait of the program's own groups waits for no less).
   if (waits.bulkWaitAll)
-    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+    out.line("asm volatile(\"cp.async.bulk.commit_group;\\n\\t"
+             "cp.async.bulk.wait_group 0;\" ::: \"memory\");");
   if (waits.wgmmaWaitAll)
-    out.line(
-        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+    out.line("asm volatile(\"wgmma.commit_group.sync.aligned;\\n\\t"
+             "wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
   if (waits.wgmmaFence)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
   if (waits.proxyFence)
@@ -90,97 +116,39 @@ void KernelEmitter::recordLowering(Operation *op, SyncLowering lowering) {
       std::move(lowering);
 }
 
-LogicalResult KernelEmitter::getNamedBarrier(Operation *op, int64_t threads,
-                                             Rendezvous &rendezvous) {
+FailureOr<Rendezvous> KernelEmitter::getRendezvous(Operation *op,
+                                                   StringRef what) {
   FailureOr<SmallVector<ThreadSet>> instances =
       getCollectiveInstances(*state.module.collective, op);
   if (failed(instances))
     return failure();
-  // The instances within CTA 0: contiguous runs of whole warps, evenly
-  // spaced, each given its own barrier id.
-  SmallVector<int64_t> firsts;
-  for (const ThreadSet &set : *instances) {
-    std::optional<int64_t> first = set.getMin();
-    if (!first || *first >= params.blockDim)
-      continue;
-    if (set.getIntervals().size() != 1 || *first % 32 != 0)
-      return emitTranslationError(op->getLoc())
-             << "a synchronization of " << threads
-             << " threads needs them to be whole, contiguous warps";
-    if (!llvm::is_contained(firsts, *first))
-      firsts.push_back(*first);
-  }
-  llvm::sort(firsts);
-  if (firsts.empty())
-    return emitInternalError(op->getLoc())
-           << "no collective executes this synchronization";
-  int64_t stride = firsts.size() > 1 ? firsts[1] - firsts[0] : threads;
-  for (size_t i = 1; i < firsts.size(); ++i)
-    if (firsts[i] - firsts[i - 1] != stride)
-      return emitInternalError(op->getLoc())
-             << "the collectives of this synchronization are not evenly "
-                "spaced, so they cannot be given named barriers";
-  auto family =
-      std::make_tuple(firsts[0], stride, (int64_t)firsts.size(), int64_t(0));
-  int64_t base = 0;
-  for (auto &known : namedBarriers)
-    if (std::get<0>(known) == std::get<0>(family) &&
-        std::get<1>(known) == std::get<1>(family) &&
-        std::get<2>(known) == std::get<2>(family))
-      base = std::get<3>(known);
-  if (!base) {
-    base = nextBarrierId;
-    nextBarrierId += firsts.size();
-    if (nextBarrierId > 16)
+  std::string reason;
+  FailureOr<Rendezvous> rendezvous =
+      chooseRendezvous(*instances, params, reason);
+  if (failed(rendezvous))
+    return emitTranslationError(op->getLoc())
+           << "no hardware barrier synchronizes this " << what << ": "
+           << reason;
+  if (rendezvous->kind != RendezvousKind::NamedBarrier)
+    return rendezvous;
+  // Named barrier ids: one family of ids per set of groups of warps (their
+  // threads and count, all that PTX requires to match), shared by the
+  // Fences that meet in the same groups.
+  NamedBarrierFamily family{rendezvous->first, rendezvous->stride,
+                            rendezvous->period, rendezvous->count,
+                            rendezvous->numIds};
+  auto it = llvm::find_if(namedBarriers, [&](auto &known) {
+    return known.first == family;
+  });
+  if (it == namedBarriers.end()) {
+    if (nextBarrierId + rendezvous->numIds > 16)
       return emitTranslationError(op->getLoc())
              << "the kernel needs more than the 15 named barriers a CTA has";
-    std::get<3>(family) = base;
-    namedBarriers.push_back(family);
+    namedBarriers.push_back({family, nextBarrierId});
+    nextBarrierId += rendezvous->numIds;
+    it = std::prev(namedBarriers.end());
   }
-  rendezvous.kind = RendezvousKind::NamedBarrier;
-  rendezvous.idBase = base;
-  rendezvous.first = firsts[0];
-  rendezvous.stride = firsts.size() > 1 ? stride : 0;
-  rendezvous.count = threads;
-  return success();
-}
-
-FailureOr<Rendezvous> KernelEmitter::getRendezvous(Operation *op,
-                                                   StringRef what) {
-  const CollTiling *tiling = state.module.collective->getTiling(op);
-  if (!tiling)
-    return emitInternalError(op->getLoc())
-           << "the collective analysis gave this " << what << " no tiling";
-  Rendezvous rendezvous;
-  int64_t threads = tiling->getBoxThreads();
-  if (threads == 1)
-    return rendezvous;
-  if (params.clusterDim > 1 && threads == params.getNumThreads()) {
-    rendezvous.kind = RendezvousKind::ClusterBarrier;
-    return rendezvous;
-  }
-  if (threads > params.blockDim)
-    return emitTranslationError(op->getLoc())
-           << "a " << what << " by " << threads
-           << " threads spans CTAs but not the whole cluster";
-  if (threads == params.blockDim) {
-    rendezvous.kind = RendezvousKind::CtaBarrier;
-    return rendezvous;
-  }
-  if (threads <= 32) {
-    if (!llvm::isPowerOf2_64(threads))
-      return emitTranslationError(op->getLoc())
-             << "a " << what << " by " << threads
-             << " threads of a warp needs a power-of-two collective";
-    rendezvous.kind = RendezvousKind::WarpLanes;
-    rendezvous.lanes = threads;
-    return rendezvous;
-  }
-  if (threads % 32 != 0)
-    return emitTranslationError(op->getLoc())
-           << "a " << what << " by " << threads << " threads needs whole warps";
-  if (failed(getNamedBarrier(op, threads, rendezvous)))
-    return failure();
+  rendezvous->idBase = it->second;
   return rendezvous;
 }
 
@@ -189,6 +157,13 @@ void KernelEmitter::printRendezvous(const Rendezvous &rendezvous) {
   case RendezvousKind::None:
     return;
   case RendezvousKind::WarpLanes:
+    if (rendezvous.laneMask) {
+      std::string mask;
+      llvm::raw_string_ostream os(mask);
+      os << llvm::format_hex(rendezvous.laneMask, 10);
+      out.line("__syncwarp(" + mask + "u);");
+      return;
+    }
     if (rendezvous.lanes == 32) {
       out.line("__syncwarp();");
       return;
@@ -203,7 +178,10 @@ void KernelEmitter::printRendezvous(const Rendezvous &rendezvous) {
       std::string index = "exo_thread";
       if (rendezvous.first)
         index = "(" + index + " - " + std::to_string(rendezvous.first) + ")";
-      id += " + " + index + " / " + std::to_string(rendezvous.stride);
+      index += " / " + std::to_string(rendezvous.stride);
+      if (rendezvous.period)
+        index = "(" + index + ") % " + std::to_string(rendezvous.period);
+      id += " + " + index;
     }
     out.line(std::string("asm volatile(\"") +
              (divergentPaths ? "barrier.sync" : "bar.sync") +
@@ -233,8 +211,11 @@ LogicalResult KernelEmitter::emitFence(FenceOp fence) {
               "await that barrier instead of a Fence on "
            << stringifySyncTimeline(pre);
   FenceLowering lowering;
-  lowering.waits =
+  FailureOr<SyncWaits> waits =
       getPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true);
+  if (failed(waits))
+    return failure();
+  lowering.waits = *waits;
   if (fenceNeedsRendezvous(fence)) {
     FailureOr<Rendezvous> rendezvous = getRendezvous(fence, "Fence");
     if (failed(rendezvous))
@@ -432,16 +413,20 @@ KernelEmitter::getExpectedBytes(ArriveOp arrive, Value barrier) {
         const MbarrierRing &ring = plan.rings[barrier];
         const AccessView &access = accesses->back();
         unsigned next = 0;
-        for (auto [kind, ctaStride] :
-             llvm::zip(access.kinds, ring.ctaStrides)) {
+        for (auto [d, kind] : llvm::enumerate(access.kinds)) {
+          if (d >= ring.ctaStrides.size())
+            break;
           auto coordKind = static_cast<CoordKind>(kind);
+          bool acrossCtas = ring.ctaStrides[d] != 0;
           if (coordKind == CoordKind::Interval) {
             auto lo = dyn_cast<AffineConstantExpr>(access.exprs[next]);
             auto hi = dyn_cast<AffineConstantExpr>(access.exprs[next + 1]);
-            if (lo && hi && ctaStride)
+            if (lo && hi && acrossCtas)
               ctas *= hi.getValue() - lo.getValue();
-          } else if (coordKind == CoordKind::Full && ctaStride) {
-            ctas *= params.clusterDim / ctaStride;
+          } else if (coordKind == CoordKind::Full && acrossCtas) {
+            // The CTAs of the dimension: its extent, which is the whole
+            // cluster only when it spans it.
+            ctas *= ring.extents[d];
           }
           next += getCoordArity(coordKind);
         }
@@ -474,8 +459,12 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
   }
   case BarrierKind::CudaClusterSync: {
     ClusterArriveLowering lowering;
-    lowering.waits = getPreWaits(arrive, preFull, getAwaitTimelines(barrier),
-                                 /*sameThreads=*/false);
+    FailureOr<SyncWaits> waits =
+        getPreWaits(arrive, preFull, getAwaitTimelines(barrier),
+                    /*sameThreads=*/false);
+    if (failed(waits))
+      return failure();
+    lowering.waits = *waits;
     printWaits(lowering.waits);
     out.line("exo::cluster_arrive();");
     recordLowering(arrive, lowering);
@@ -544,20 +533,27 @@ FailureOr<MbarrierArriveLowering>
 KernelEmitter::getMbarrierArrive(ArriveOp arrive) {
   Value barrier = arrive.getBarriers().front();
   MbarrierArriveLowering lowering;
-  lowering.waits =
+  FailureOr<SyncWaits> waits =
       getPreWaits(arrive, exoam::getFullTimelines(arrive.getTimeline()),
                   getAwaitTimelines(barrier), /*sameThreads=*/false);
-  ArriveLowering plan = syncPlan.getArriveLowering(arrive);
-  lowering.issuers = plan.issuers;
-  lowering.syncWarp = plan.syncWarp;
-  lowering.peerRelease = plan.releaseCluster;
+  if (failed(waits))
+    return failure();
+  lowering.waits = *waits;
+  ArriveLowering decision = syncPlan.getArriveLowering(arrive);
+  lowering.issuers = decision.issuers;
+  lowering.syncWarp = decision.syncWarp;
+  lowering.peerRelease = decision.releaseCluster;
   lowering.multicast = arrive.getBarriers().size() > 1;
   if (lowering.multicast) {
     for (Value other : arrive.getBarriers())
       if (other != barrier)
         return emitTranslationError(arrive.getLoc())
                << "a multicast arrive names one barrier variable";
-    lowering.windowCtas = params.clusterDim;
+    FailureOr<std::pair<int64_t, int64_t>> window =
+        getMulticastWindow(arrive, plan.rings[barrier]);
+    if (failed(window))
+      return failure();
+    std::tie(lowering.windowCtas, lowering.windowStride) = *window;
     return lowering;
   }
   FailureOr<std::optional<int64_t>> expected =
@@ -634,6 +630,7 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
            << " has no CUDA lowering";
   }
   MbarrierAwaitLowering lowering;
+  lowering.scope = syncPlan.getAcquireScope(barrier);
   recordLowering(await, lowering);
   const MbarrierRing &ring = plan.rings[barrier];
   FailureOr<std::string> slice = getSlice(
@@ -646,8 +643,10 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
     std::string parity =
         ring.depth == 1 ? index + " % 2"
                         : index + " / " + std::to_string(ring.depth) + " % 2";
-    out.line("exo::mbarrier_wait(" + getSlot(name, *slice, ring, index) + ", " +
-             parity + ");");
+    out.line((lowering.scope == MbarrierScope::Cluster
+                  ? "exo::mbarrier_wait_acquire_cluster("
+                  : "exo::mbarrier_wait(") +
+             getSlot(name, *slice, ring, index) + ", " + parity + ");");
   };
   if (n >= 0) {
     // Pairs with the n-th latest arrive: the awaiting threads must be the

@@ -7,6 +7,7 @@
 #include "SyncPlan.h"
 #include "ExoGPU/Analysis/BufferSharing.h"
 #include "KernelStructure.h"
+#include "LoweredSync.h"
 #include "Timelines.h"
 #include "Translation.h"
 #include "llvm/ADT/SetVector.h"
@@ -36,6 +37,29 @@ static SmallVector<ForOp> getEnclosingThreadLoops(Operation *op) {
       if (loop.getMode() == LoopMode::cuda_threads)
         loops.push_back(loop);
   return loops;
+}
+
+/// Whether the `if` statements around `op` may let the collective with
+/// cuda_threads iterators `iterators` execute it: false where a condition
+/// over those iterators alone is false.
+static bool mayExecute(Operation *op,
+                       const DenseMap<Value, int64_t> &iterators) {
+  for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
+       p = p->getParentOp()) {
+    auto guard = dyn_cast<IfOp>(p);
+    if (!guard)
+      continue;
+    SmallVector<int64_t> values;
+    bool known = true;
+    for (Value v : guard.getCtrl()) {
+      auto it = iterators.find(v);
+      known &= it != iterators.end();
+      values.push_back(known ? it->second : 0);
+    }
+    if (known && !guard.getCondition().evaluate(values))
+      return false;
+  }
+  return true;
 }
 
 FailureOr<SmallVector<CollectiveInstance>>
@@ -69,7 +93,8 @@ mlir::exogpu::cuda::enumerateCollectives(const CollectiveAnalysis &collective,
       return emitInternalError(op->getLoc())
              << "cannot evaluate the collective: " << reason;
     instance.threads = std::move(*threads);
-    instances.push_back(std::move(instance));
+    if (mayExecute(op, instance.iterators))
+      instances.push_back(std::move(instance));
     unsigned i = 0;
     for (; i < values.size(); ++i) {
       if (++values[i] < counts[i])
@@ -103,38 +128,98 @@ ArriveLowering SyncPlan::getArriveLowering(ArriveOp arrive) const {
   return arrives.lookup(arrive);
 }
 
+MbarrierScope SyncPlan::getAcquireScope(Value barrier) const {
+  for (Operation *user : barrier.getUsers())
+    if (auto arrive = dyn_cast<ArriveOp>(user))
+      if (arrive.getBarriers().size() > 1 &&
+          getArriveLowering(arrive).releaseCluster)
+        return MbarrierScope::Cluster;
+  return MbarrierScope::Cta;
+}
+
 //===----------------------------------------------------------------------===//
 // The dataflow
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-using AccessSet = llvm::SmallSetVector<Operation *, 8>;
+/// Access statements and, per statement, the threads a fact holds for.
+using Holders = llvm::MapVector<Operation *, ThreadSet>;
 
-/// The access statements that may still be pending at a program point of
-/// one code path, for each question the plan answers.
+/// Adds `threads` to the holders of `access`; whether any was new.
+static bool addHolders(Holders &map, Operation *access,
+                       const ThreadSet &threads) {
+  if (threads.empty())
+    return false;
+  ThreadSet &known = map[access];
+  ThreadSet grown = known.unite(threads);
+  bool changed = grown != known;
+  known = std::move(grown);
+  return changed;
+}
+
+/// Removes `threads` from every holder set; drops empty ones.
+static void removeHolders(Holders &map, const ThreadSet &threads) {
+  Holders kept;
+  for (auto &[access, holders] : map) {
+    ThreadSet rest = holders.subtract(threads);
+    if (!rest.empty())
+      kept[access] = std::move(rest);
+  }
+  map = std::move(kept);
+}
+
+/// The access statements whose holders meet `threads`.
+static SmallVector<Operation *> getHeldBy(const Holders &map,
+                                          const ThreadSet &threads) {
+  SmallVector<Operation *> held;
+  for (auto &[access, holders] : map)
+    if (!holders.intersect(threads).empty())
+      held.push_back(access);
+  return held;
+}
+
+/// What the threads of one code path may hold at a program point, for each
+/// question the plan answers: per access statement, the threads the fact
+/// may hold for.
 struct PendingAccesses {
-  /// Not yet ordered before a later arrive elected per warp (resp. per
-  /// warpgroup): no rendezvous of whole warps (warpgroups) covering their
-  /// threads has followed.
-  AccessSet forWarp, forWarpgroup;
-  /// Not yet ordered at cluster scope: no rendezvous of the whole cluster
-  /// has followed.
-  AccessSet forCluster;
-  /// Generic-proxy shared-memory accesses that no `fence.proxy.async` of
-  /// their threads has followed.
-  AccessSet forProxy;
+  /// Accesses the threads may see: their own, and those an await handed
+  /// them.
+  Holders held;
+  /// The thread may see the access while the first thread of its warp
+  /// (warpgroup), which arrives for it when arrives are elected, may not:
+  /// no barrier where they both met has followed.
+  Holders forWarp, forWarpgroup;
+  /// The thread may see the access while threads of other CTAs may not have
+  /// it: no cluster barrier has followed.
+  Holders forCluster;
+  /// The thread may see a generic-proxy access to shared memory that no
+  /// `fence.proxy.async` on its path has followed.
+  Holders forProxy;
 
-  /// Adds the accesses of `other`; whether any was new.
+  /// Adds the facts of `other`; whether any was new.
   bool join(const PendingAccesses &other) {
     bool changed = false;
-    for (auto [mine, theirs] : {std::pair{&forWarp, &other.forWarp},
+    for (auto [mine, theirs] : {std::pair{&held, &other.held},
+                                std::pair{&forWarp, &other.forWarp},
                                 std::pair{&forWarpgroup, &other.forWarpgroup},
                                 std::pair{&forCluster, &other.forCluster},
                                 std::pair{&forProxy, &other.forProxy}})
-      for (Operation *op : *theirs)
-        changed |= mine->insert(op);
+      for (auto &[access, holders] : *theirs)
+        changed |= addHolders(*mine, access, holders);
     return changed;
+  }
+};
+
+/// What an mbarrier's arrives hand to its awaits: the accesses the arriving
+/// threads may see, those not yet visible to other CTAs, those not fenced
+/// for the async proxy.
+struct HandedAccesses {
+  llvm::SetVector<Operation *> seen, forCluster, forProxy;
+
+  bool operator==(const HandedAccesses &other) const {
+    return seen == other.seen && forCluster == other.forCluster &&
+           forProxy == other.forProxy;
   }
 };
 
@@ -145,7 +230,8 @@ struct StatementAccesses {
   /// issues and completes itself), which only a rendezvous orders for
   /// other threads.
   bool byThread = false;
-  /// It reads or writes shared memory through the generic proxy.
+  /// It reads or writes shared memory through the generic proxy (plain
+  /// accesses, cp.async).
   bool genericShared = false;
 };
 
@@ -203,8 +289,7 @@ static StatementAccesses classifyAccesses(Operation *op) {
     if ((timelines & ~kWgmmaTimelines) == 0)
       continue;
     kind.byThread = true;
-    if (memory->isSmem() &&
-        (timelines & getQualBit(QualTimeline::cuda_in_order_ram_qual)))
+    if (memory->isSmem() && (timelines & kGenericProxyTimelines))
       kind.genericShared = true;
   }
   return kind;
@@ -225,7 +310,8 @@ static bool isMadeOfWholeGroups(ArrayRef<ThreadSet> instances, int64_t unit,
 
 namespace mlir::exogpu::cuda {
 
-/// Builds a SyncPlan: runs the dataflow on every code path.
+/// Builds a SyncPlan: runs the dataflow on every code path, until what the
+/// mbarriers hand from path to path no longer grows.
 class SyncPlanBuilder {
 public:
   SyncPlanBuilder(DeviceFunctionOp kernel, const CollectiveAnalysis &collective,
@@ -253,14 +339,17 @@ private:
   LogicalResult fenceProxy(Operation *op, PendingAccesses &pending);
   /// Retires the accesses that rendezvous `op` orders.
   LogicalResult rendezvous(Operation *op, PendingAccesses &pending);
-  FailureOr<ArrayRef<ThreadSet>> getInstances(Operation *op);
+  /// Hands what the threads of an mbarrier arrive may see to the awaits.
+  LogicalResult handOn(ArriveOp arrive, PendingAccesses &pending);
+  /// Receives at an mbarrier await what the arrives handed on.
+  LogicalResult receive(AwaitOp await, PendingAccesses &pending);
+  FailureOr<ArrayRef<CollectiveInstance>> getInstances(Operation *op);
   FailureOr<const ThreadSet *> getThreads(Operation *op);
-  /// Removes the accesses whose threads all lie in `covered`.
-  LogicalResult retire(AccessSet &set, const ThreadSet &covered);
-  /// Whether an access of `set` was made by a thread that does not issue
-  /// the arrives of its group of `unit` threads (its first thread does):
-  /// only such an access needs the group to meet before the arrive.
-  FailureOr<bool> hasNonIssuerAccess(const AccessSet &set, int64_t unit);
+  /// Whether a thread of `threads` holding an access of `map` does not
+  /// issue the arrives of its group of `unit` threads (its first thread
+  /// does): only such a thread needs the group to meet before the arrive.
+  bool hasNonIssuerHolder(const Holders &map, const ThreadSet &threads,
+                          int64_t unit) const;
   LogicalResult decideArrives();
 
   DeviceFunctionOp kernel;
@@ -269,61 +358,48 @@ private:
   SyncPlan &plan;
   BufferSharingAnalysis &sharing;
   StringRef group;
-  DenseMap<Operation *, SmallVector<ThreadSet>> instances;
+  DenseMap<Operation *, SmallVector<CollectiveInstance>> instances;
   DenseMap<Operation *, ThreadSet> threads;
   DenseMap<Operation *, ArriveFacts> arriveFacts;
+  /// What each mbarrier's arrives hand to its awaits, over all paths.
+  DenseMap<Value, HandedAccesses> handed;
 };
 
 } // namespace mlir::exogpu::cuda
 
-FailureOr<ArrayRef<ThreadSet>> SyncPlanBuilder::getInstances(Operation *op) {
+FailureOr<ArrayRef<CollectiveInstance>>
+SyncPlanBuilder::getInstances(Operation *op) {
   auto it = instances.find(op);
   if (it == instances.end()) {
-    FailureOr<SmallVector<ThreadSet>> found =
-        getCollectiveInstances(collective, op);
+    FailureOr<SmallVector<CollectiveInstance>> found =
+        enumerateCollectives(collective, op);
     if (failed(found))
       return failure();
     it = instances.try_emplace(op, std::move(*found)).first;
   }
-  return ArrayRef<ThreadSet>(it->second);
+  return ArrayRef<CollectiveInstance>(it->second);
 }
 
 FailureOr<const ThreadSet *> SyncPlanBuilder::getThreads(Operation *op) {
   auto it = threads.find(op);
   if (it == threads.end()) {
-    FailureOr<ArrayRef<ThreadSet>> sets = getInstances(op);
+    FailureOr<ArrayRef<CollectiveInstance>> sets = getInstances(op);
     if (failed(sets))
       return failure();
     ThreadSet all;
-    for (const ThreadSet &set : *sets)
-      all = all.unite(set);
+    for (const CollectiveInstance &set : *sets)
+      all = all.unite(set.threads);
     it = threads.try_emplace(op, std::move(all)).first;
   }
   return &it->second;
 }
 
-LogicalResult SyncPlanBuilder::retire(AccessSet &set,
-                                      const ThreadSet &covered) {
-  SmallVector<Operation *> kept;
-  for (Operation *access : set) {
-    FailureOr<const ThreadSet *> accessThreads = getThreads(access);
-    if (failed(accessThreads))
-      return failure();
-    if ((*accessThreads)->intersect(covered) != **accessThreads)
-      kept.push_back(access);
-  }
-  set.clear();
-  set.insert(kept.begin(), kept.end());
-  return success();
-}
-
-FailureOr<bool> SyncPlanBuilder::hasNonIssuerAccess(const AccessSet &set,
-                                                    int64_t unit) {
-  for (Operation *access : set) {
-    FailureOr<const ThreadSet *> threads = getThreads(access);
-    if (failed(threads))
-      return failure();
-    for (const auto &range : (*threads)->getIntervals())
+bool SyncPlanBuilder::hasNonIssuerHolder(const Holders &map,
+                                         const ThreadSet &arriving,
+                                         int64_t unit) const {
+  for (auto &[access, holders] : map) {
+    ThreadSet arrivingHolders = holders.intersect(arriving);
+    for (const auto &range : arrivingHolders.getIntervals())
       if (range.lo != range.hi || range.lo % params.blockDim % unit != 0)
         return true;
   }
@@ -332,32 +408,100 @@ FailureOr<bool> SyncPlanBuilder::hasNonIssuerAccess(const AccessSet &set,
 
 LogicalResult SyncPlanBuilder::fenceProxy(Operation *op,
                                           PendingAccesses &pending) {
-  if (pending.forProxy.empty())
-    return success();
-  plan.proxyFences[group].insert(op);
   FailureOr<const ThreadSet *> fencing = getThreads(op);
   if (failed(fencing))
     return failure();
-  return retire(pending.forProxy, **fencing);
+  if (getHeldBy(pending.forProxy, **fencing).empty())
+    return success();
+  plan.proxyFences[group].insert(op);
+  removeHolders(pending.forProxy, **fencing);
+  return success();
 }
 
 LogicalResult SyncPlanBuilder::rendezvous(Operation *op,
                                           PendingAccesses &pending) {
-  FailureOr<ArrayRef<ThreadSet>> sets = getInstances(op);
+  FailureOr<ArrayRef<CollectiveInstance>> found = getInstances(op);
   FailureOr<const ThreadSet *> all = getThreads(op);
-  if (failed(sets) || failed(all))
+  if (failed(found) || failed(all))
     return failure();
-  // An access is ordered before a later elected arrive when the rendezvous
-  // covers its threads and every collective of the rendezvous is made of
-  // whole issuer groups: whoever the access's thread met there, the
-  // elected thread of that group met it too.
-  for (auto [set, unit] : {std::pair{&pending.forWarp, int64_t(32)},
-                           std::pair{&pending.forWarpgroup, int64_t(128)}})
-    if (isMadeOfWholeGroups(*sets, unit, params.blockDim) &&
-        failed(retire(*set, **all)))
-      return failure();
-  if ((*all)->size() == params.getNumThreads())
+  SmallVector<ThreadSet> sets = llvm::map_to_vector(
+      *found, [](const CollectiveInstance &i) { return i.threads; });
+  // The barrier the Fence lowers to (the translation reports it when there
+  // is none: nothing is retired then).
+  std::string reason;
+  FailureOr<Rendezvous> barrier = chooseRendezvous(sets, params, reason);
+  if (failed(barrier))
+    return success();
+  // A thread that met the first thread of its warp (warpgroup) there handed
+  // it every access it may see.
+  for (auto [map, unit] : {std::pair{&pending.forWarp, int64_t(32)},
+                           std::pair{&pending.forWarpgroup, int64_t(128)}}) {
+    ThreadSet covered = barrier->getMeetingIssuer(**all, unit, params);
+    removeHolders(*map, covered);
+  }
+  // Only the cluster barrier orders every thread's accesses for every thread
+  // of the cluster.
+  if (barrier->kind == RendezvousKind::ClusterBarrier)
     pending.forCluster.clear();
+  return success();
+}
+
+LogicalResult SyncPlanBuilder::handOn(ArriveOp arrive,
+                                      PendingAccesses &pending) {
+  Value barrier = arrive.getBarriers().front();
+  FailureOr<const ThreadSet *> arriving = getThreads(arrive);
+  if (failed(arriving))
+    return failure();
+  HandedAccesses &out = handed[barrier];
+  for (Operation *access : getHeldBy(pending.held, **arriving))
+    out.seen.insert(access);
+  for (Operation *access : getHeldBy(pending.forCluster, **arriving))
+    out.forCluster.insert(access);
+  for (Operation *access : getHeldBy(pending.forProxy, **arriving))
+    out.forProxy.insert(access);
+  return success();
+}
+
+LogicalResult SyncPlanBuilder::receive(AwaitOp await,
+                                       PendingAccesses &pending) {
+  Value barrier = await.getBarrier();
+  auto it = handed.find(barrier);
+  if (it == handed.end())
+    return success();
+  FailureOr<ArrayRef<CollectiveInstance>> found = getInstances(await);
+  if (failed(found))
+    return failure();
+  for (const CollectiveInstance &instance : *found) {
+    const ThreadSet &awaiting = instance.threads;
+    // Where the first thread of a warp (warpgroup) awaited with the thread,
+    // it received the same; otherwise the thread may see what it does not.
+    ThreadSet alone[2];
+    const int64_t units[2] = {32, 128};
+    for (auto [g, unit] : llvm::enumerate(units)) {
+      SmallVector<ThreadSet::Interval> runs;
+      for (ThreadSet::Interval range : awaiting.getIntervals())
+        for (int64_t t = range.lo; t <= range.hi; ++t) {
+          int64_t base = t - t % params.blockDim;
+          if (!awaiting.contains(base + (t - base) / unit * unit))
+            runs.push_back({t, t});
+        }
+      alone[g] = ThreadSet::fromIntervals(runs);
+    }
+    for (Operation *access : it->second.seen) {
+      addHolders(pending.held, access, awaiting);
+      addHolders(pending.forWarp, access, alone[0]);
+      addHolders(pending.forWarpgroup, access, alone[1]);
+    }
+    // What completes on this barrier (TMA loads) is complete and visible
+    // to the awaiting threads' proxies once the phase completes.
+    for (Operation *access : it->second.forCluster) {
+      auto call = dyn_cast<CallOp>(access);
+      if (!call || call.getBarrier() != barrier)
+        addHolders(pending.forCluster, access, awaiting);
+    }
+    for (Operation *access : it->second.forProxy)
+      addHolders(pending.forProxy, access, awaiting);
+  }
   return success();
 }
 
@@ -380,26 +524,34 @@ LogicalResult SyncPlanBuilder::walkSync(Operation *op,
     if (kind != BarrierKind::CudaMbarrier &&
         kind != BarrierKind::CudaClusterSync)
       return success();
+    FailureOr<const ThreadSet *> arriving = getThreads(op);
+    if (failed(arriving))
+      return failure();
     if (kind == BarrierKind::CudaMbarrier) {
-      FailureOr<bool> forWarp = hasNonIssuerAccess(pending.forWarp, 32);
-      FailureOr<bool> forWarpgroup =
-          hasNonIssuerAccess(pending.forWarpgroup, 128);
-      if (failed(forWarp) || failed(forWarpgroup))
-        return failure();
       ArriveFacts &facts = arriveFacts[op];
-      facts.pendingForWarp |= *forWarp;
-      facts.pendingForWarpgroup |= *forWarpgroup;
-      facts.pendingForCluster |= !pending.forCluster.empty();
+      facts.pendingForWarp |=
+          hasNonIssuerHolder(pending.forWarp, **arriving, 32);
+      facts.pendingForWarpgroup |=
+          hasNonIssuerHolder(pending.forWarpgroup, **arriving, 128);
+      facts.pendingForCluster |=
+          !getHeldBy(pending.forCluster, **arriving).empty();
     }
     uint32_t preFull = exoam::getFullTimelines(arrive.getTimeline());
     if (issuesAsync &&
-        ordersGenericBeforeAsyncProxy(preFull, getAwaitTimelines(barrier)))
-      return fenceProxy(op, pending);
+        ordersGenericBeforeAsyncProxy(preFull, getAwaitTimelines(barrier)) &&
+        failed(fenceProxy(op, pending)))
+      return failure();
+    if (kind == BarrierKind::CudaMbarrier)
+      return handOn(arrive, pending);
     return success();
   }
-  // Awaits retire nothing: an mbarrier or commit-group await orders other
-  // threads' accesses only for the awaiting thread, and a cluster-sync
-  // await only those before the matching arrive.
+  // An mbarrier await hands the awaiting threads what the arrives' threads
+  // may see. A commit-group await orders only the thread's own work, and a
+  // cluster-sync await what every thread saw at the arrive, for all.
+  auto await = cast<AwaitOp>(op);
+  if (cast<BarrierType>(await.getBarrier().getType()).getKind() ==
+      BarrierKind::CudaMbarrier)
+    return receive(await, pending);
   return success();
 }
 
@@ -444,14 +596,20 @@ LogicalResult SyncPlanBuilder::walkOp(Operation *op, PendingAccesses &pending) {
   StatementAccesses kind = classifyAccesses(op);
   BufferSharing shared =
       kind.byThread ? sharing.getStatementSharing(op) : BufferSharing::None;
+  if (shared == BufferSharing::None && !kind.genericShared)
+    return success();
+  FailureOr<const ThreadSet *> makers = getThreads(op);
+  if (failed(makers))
+    return failure();
   if (shared != BufferSharing::None) {
-    pending.forWarp.insert(op);
-    pending.forWarpgroup.insert(op);
+    addHolders(pending.held, op, **makers);
+    addHolders(pending.forWarp, op, **makers);
+    addHolders(pending.forWarpgroup, op, **makers);
   }
   if (shared == BufferSharing::AcrossCtas)
-    pending.forCluster.insert(op);
+    addHolders(pending.forCluster, op, **makers);
   if (kind.genericShared)
-    pending.forProxy.insert(op);
+    addHolders(pending.forProxy, op, **makers);
   return success();
 }
 
@@ -492,9 +650,11 @@ LogicalResult SyncPlanBuilder::decideArrives() {
   });
   for (ArriveOp arrive : mbarrierArrives) {
     Value barrier = arrive.getBarriers().front();
-    FailureOr<ArrayRef<ThreadSet>> sets = getInstances(arrive);
-    if (failed(sets))
+    FailureOr<ArrayRef<CollectiveInstance>> found = getInstances(arrive);
+    if (failed(found))
       return failure();
+    SmallVector<ThreadSet> sets = llvm::map_to_vector(
+        *found, [](const CollectiveInstance &i) { return i.threads; });
     // TMA loads completing on the barrier expect their bytes through the
     // arrive of the thread that issued them: those arrives stay per thread.
     bool completesCopies = llvm::any_of(barrier.getUsers(), [&](Operation *u) {
@@ -503,10 +663,10 @@ LogicalResult SyncPlanBuilder::decideArrives() {
     });
     const ArriveFacts &facts = arriveFacts.lookup(arrive);
     ArriveIssuers allowed = ArriveIssuers::EveryThread;
-    if (!completesCopies && isMadeOfWholeGroups(*sets, 32, params.blockDim)) {
+    if (!completesCopies && isMadeOfWholeGroups(sets, 32, params.blockDim)) {
       allowed = ArriveIssuers::OnePerWarp;
       if (!facts.pendingForWarpgroup &&
-          isMadeOfWholeGroups(*sets, 128, params.blockDim))
+          isMadeOfWholeGroups(sets, 128, params.blockDim))
         allowed = ArriveIssuers::OnePerWarpgroup;
     }
     auto [it, inserted] = barrierIssuers.try_emplace(barrier, allowed);
@@ -534,10 +694,21 @@ LogicalResult SyncPlanBuilder::run() {
   FailureOr<SmallVector<RegisterBranch>> branches = getRegisterBranches(kernel);
   if (failed(branches))
     return failure();
-  for (const RegisterBranch &branch : *branches)
-    for (const WarpPath &path : branch.paths)
-      if (failed(walkPath(path.group)))
-        return failure();
+  // Paths hand accesses to each other through mbarriers: walk them until
+  // what the arrives hand on no longer grows.
+  while (true) {
+    DenseMap<Value, HandedAccesses> before = handed;
+    for (const RegisterBranch &branch : *branches)
+      for (const WarpPath &path : branch.paths)
+        if (failed(walkPath(path.group)))
+          return failure();
+    if (handed.size() == before.size() &&
+        llvm::all_of(handed, [&](auto &entry) {
+          auto it = before.find(entry.first);
+          return it != before.end() && it->second == entry.second;
+        }))
+      break;
+  }
   return decideArrives();
 }
 

@@ -35,6 +35,9 @@ class BufferSharingAnalysis;
 
 namespace mlir::exogpu::cuda {
 
+/// The scope of the release or acquire of an mbarrier operation.
+enum class MbarrierScope { Cta, Cluster };
+
 /// Which threads of a collective issue the hardware arrives of one
 /// collective `Arrive` on an mbarrier.
 enum class ArriveIssuers {
@@ -70,8 +73,8 @@ struct CollectiveInstance {
 };
 
 /// The collectives that execute `op`, one per value of the enclosing
-/// cuda_threads iterators (all of them: at most one per thread of the
-/// cluster).
+/// cuda_threads iterators (at most one per thread of the cluster), but for
+/// those that an enclosing `if` over these iterators alone rules out.
 FailureOr<SmallVector<CollectiveInstance>>
 enumerateCollectives(const CollectiveAnalysis &collective, Operation *op);
 
@@ -98,6 +101,12 @@ public:
 
   /// The lowering of an Arrive on a CudaMbarrier.
   ArriveLowering getArriveLowering(ArriveOp arrive) const;
+
+  /// The scope at which awaits of mbarrier `barrier` acquire: the cluster's
+  /// where an arrive at it from another CTA releases at cluster scope (a
+  /// release and an acquire order memory only when both scopes contain
+  /// both threads, PTX ISA "Memory Consistency Model"), else the CTA's.
+  MbarrierScope getAcquireScope(Value barrier) const;
 
 private:
   friend class SyncPlanBuilder;

@@ -23,25 +23,6 @@ using namespace mlir::exogpu::cuda;
 // Thread sets
 //===----------------------------------------------------------------------===//
 
-/// The threads of `a` that are not in `b`.
-static ThreadSet subtract(const ThreadSet &a, const ThreadSet &b) {
-  SmallVector<ThreadSet::Interval> kept;
-  ArrayRef<ThreadSet::Interval> cuts = b.getIntervals();
-  for (ThreadSet::Interval range : a.getIntervals()) {
-    int64_t lo = range.lo;
-    for (ThreadSet::Interval cut : cuts) {
-      if (cut.hi < lo || cut.lo > range.hi)
-        continue;
-      if (cut.lo > lo)
-        kept.push_back({lo, cut.lo - 1});
-      lo = cut.hi + 1;
-    }
-    if (lo <= range.hi)
-      kept.push_back({lo, range.hi});
-  }
-  return ThreadSet::fromIntervals(kept);
-}
-
 /// The threads of `set` for which `keep` holds.
 static ThreadSet filter(const ThreadSet &set,
                         function_ref<bool(int64_t)> keep) {
@@ -211,7 +192,7 @@ static void moveFacts(RecordFacts &from, RecordFacts &into,
         std::pair{&from.seen.ordered, &moved.seen.ordered}})
     for (auto &[mask, set] : *source) {
       (*target)[mask] = set.intersect(threads);
-      set = subtract(set, threads);
+      set = set.subtract(threads);
     }
   for (auto [source, target] :
        {std::pair{&from.inflight, &moved.inflight},
@@ -221,7 +202,7 @@ static void moveFacts(RecordFacts &from, RecordFacts &into,
         std::pair{&from.unmerged[0], &moved.unmerged[0]},
         std::pair{&from.unmerged[1], &moved.unmerged[1]}}) {
     *target = source->intersect(threads);
-    *source = subtract(*source, threads);
+    *source = source->subtract(threads);
   }
   join(into, moved);
 }
@@ -385,29 +366,6 @@ StringRef Validator::getGroup(int64_t thread) const {
   return size_t(warp) < warpGroups.size() ? StringRef(warpGroups[warp]) : "";
 }
 
-/// Whether the `if` statements around `op` may let the collective with
-/// cuda_threads iterators `iterators` execute it: false where a condition
-/// over those iterators alone is false.
-static bool mayExecute(Operation *op,
-                       const DenseMap<Value, int64_t> &iterators) {
-  for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
-       p = p->getParentOp()) {
-    auto guard = dyn_cast<IfOp>(p);
-    if (!guard)
-      continue;
-    SmallVector<int64_t> values;
-    bool known = true;
-    for (Value v : guard.getCtrl()) {
-      auto it = iterators.find(v);
-      known &= it != iterators.end();
-      values.push_back(known ? it->second : 0);
-    }
-    if (known && !guard.getCondition().evaluate(values))
-      return false;
-  }
-  return true;
-}
-
 FailureOr<ArrayRef<CollectiveInstance>> Validator::getInstances(Operation *op) {
   auto it = instances.find(op);
   if (it == instances.end()) {
@@ -415,9 +373,6 @@ FailureOr<ArrayRef<CollectiveInstance>> Validator::getInstances(Operation *op) {
         enumerateCollectives(collective, op);
     if (failed(found))
       return failure();
-    llvm::erase_if(*found, [&](const CollectiveInstance &instance) {
-      return !mayExecute(op, instance.iterators);
-    });
     it = instances.try_emplace(op, std::move(*found)).first;
   }
   return ArrayRef<CollectiveInstance>(it->second);
@@ -792,8 +747,8 @@ void Validator::complete(State &state, Completion completion, unsigned from,
     RecordFacts &done = state.records[getKey(index, getDone())];
     for (unsigned g = from; g < getDone(); ++g)
       moveFacts(state.records[getKey(index, g)], done, threads);
-    done.inflight = subtract(done.inflight, threads);
-    done.incomplete = subtract(done.incomplete, threads);
+    done.inflight = done.inflight.subtract(threads);
+    done.incomplete = done.incomplete.subtract(threads);
   }
 }
 
@@ -802,16 +757,15 @@ LogicalResult Validator::applyWaits(Operation *op, const SyncWaits &waits,
   if (waits.wgmmaWaitAll &&
       failed(checkWholeWarpgroups(op, threads, "wgmma.wait_group")))
     return failure();
-  // cp.async.wait_all commits and waits; `wait_group 0` of bulk copies and
-  // wgmma waits for the committed groups only.
+  // cp.async.wait_all commits and waits; the bulk and wgmma waits commit
+  // before `wait_group 0` (which waits for committed groups only).
   for (Completion completion :
        {Completion::CpAsync, Completion::BulkGroup, Completion::Wgmma})
     if (completes(waits, completion))
-      complete(state, completion,
-               /*from=*/completion == Completion::CpAsync ? 0 : 1, threads);
+      complete(state, completion, /*from=*/0, threads);
   if (waits.proxyFence)
     for (RecordFacts &facts : state.records)
-      facts.proxyPending = subtract(facts.proxyPending, threads);
+      facts.proxyPending = facts.proxyPending.subtract(threads);
   return success();
 }
 
@@ -1083,10 +1037,9 @@ LogicalResult Validator::visitFence(FenceOp fence, State &state) {
     // The threads whose warp's (warpgroup's) first thread meets them.
     ThreadSet covered[2];
     for (unsigned g = 0; g < 2; ++g)
-      covered[g] = filter(group, [&, unit = kIssuerUnits[g]](int64_t t) {
-        return rendezvous->getParticipants(t, executing, params)
-            .contains(getIssuer(t, unit));
-      });
+      covered[g] =
+          rendezvous->getMeetingIssuer(executing, kIssuerUnits[g], params)
+              .intersect(group);
     bool cluster = rendezvous->kind == RendezvousKind::ClusterBarrier;
     SmallVector<ThreadSet> witnesses;
     for (unsigned key = 0; key < state.records.size(); ++key) {
@@ -1103,10 +1056,10 @@ LogicalResult Validator::visitFence(FenceOp fence, State &state) {
       // thread's, the first thread of the warp (warpgroup) included where it
       // took part.
       for (unsigned g = 0; g < 2; ++g) {
-        facts.unmerged[g] = subtract(facts.unmerged[g], covered[g]);
+        facts.unmerged[g] = facts.unmerged[g].subtract(covered[g]);
         if (!seeing.empty())
           facts.unmerged[g] =
-              facts.unmerged[g].unite(subtract(group, covered[g]));
+              facts.unmerged[g].unite(group.subtract(covered[g]));
       }
       if (cluster) {
         facts.notClusterVisible = ThreadSet();
@@ -1323,8 +1276,8 @@ LogicalResult Validator::visitMbarrierArrive(ArriveOp arrive, State &state) {
           return getIssuer(t, 32) == getIssuer(t, 128);
         });
         for (RecordFacts &facts : state.records) {
-          facts.unmerged[0] = subtract(facts.unmerged[0], threads);
-          facts.unmerged[1] = subtract(facts.unmerged[1], firstWarps);
+          facts.unmerged[0] = facts.unmerged[0].subtract(threads);
+          facts.unmerged[1] = facts.unmerged[1].subtract(firstWarps);
         }
       }
       int64_t unit = getIssuerThreads(mbarrier.issuers);
@@ -1458,7 +1411,7 @@ LogicalResult Validator::visitCommitWait(AwaitOp await, State &state) {
     const auto *commit = std::get_if<CommitLowering>(lowering);
     if (commit && commit->proxyFenceAfterWait)
       for (RecordFacts &facts : state.records)
-        facts.proxyPending = subtract(facts.proxyPending, threads);
+        facts.proxyPending = facts.proxyPending.subtract(threads);
   }
   return success();
 }
