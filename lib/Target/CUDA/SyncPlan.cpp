@@ -179,9 +179,34 @@ static SmallVector<Operation *> getHeldBy(const Holders &map,
   return held;
 }
 
-/// What the threads of one code path may hold at a program point, for each
-/// question the plan answers: per access statement, the threads the fact
-/// may hold for.
+/// What an mbarrier's arrives hand to its awaits: the accesses the arriving
+/// threads may see, those the first thread of an awaiting thread's warp
+/// (warpgroup) may not have, those not yet visible to other CTAs, those
+/// not fenced for the async proxy. A cluster barrier puts what the arrives
+/// before it hand on in every thread's causality past.
+struct HandedAccesses {
+  llvm::SetVector<Operation *> seen, forIssuers, forCluster, forProxy;
+
+  bool operator==(const HandedAccesses &other) const {
+    return seen == other.seen && forIssuers == other.forIssuers &&
+           forCluster == other.forCluster && forProxy == other.forProxy;
+  }
+  bool join(const HandedAccesses &other) {
+    bool changed = false;
+    for (auto [mine, theirs] : {std::pair{&seen, &other.seen},
+                                std::pair{&forIssuers, &other.forIssuers},
+                                std::pair{&forCluster, &other.forCluster},
+                                std::pair{&forProxy, &other.forProxy}})
+      for (Operation *access : *theirs)
+        changed |= mine->insert(access);
+    return changed;
+  }
+};
+
+/// What the threads of the kernel may hold at a program point of its
+/// sequential program, for each question the plan answers: per access
+/// statement, the threads the fact may hold for; and what each mbarrier's
+/// arrives so far hand on.
 struct PendingAccesses {
   /// Accesses the threads may see: their own, and those an await handed
   /// them.
@@ -194,8 +219,10 @@ struct PendingAccesses {
   /// it: no cluster barrier has followed.
   Holders forCluster;
   /// The thread may see a generic-proxy access to shared memory that no
-  /// `fence.proxy.async` on its path has followed.
+  /// `fence.proxy.async` of its own has followed.
   Holders forProxy;
+  /// What the arrives on each mbarrier hand on.
+  DenseMap<Value, HandedAccesses> handed;
 
   /// Adds the facts of `other`; whether any was new.
   bool join(const PendingAccesses &other) {
@@ -207,19 +234,9 @@ struct PendingAccesses {
                                 std::pair{&forProxy, &other.forProxy}})
       for (auto &[access, holders] : *theirs)
         changed |= addHolders(*mine, access, holders);
+    for (auto &[barrier, accesses] : other.handed)
+      changed |= handed[barrier].join(accesses);
     return changed;
-  }
-};
-
-/// What an mbarrier's arrives hand to its awaits: the accesses the arriving
-/// threads may see, those not yet visible to other CTAs, those not fenced
-/// for the async proxy.
-struct HandedAccesses {
-  llvm::SetVector<Operation *> seen, forCluster, forProxy;
-
-  bool operator==(const HandedAccesses &other) const {
-    return seen == other.seen && forCluster == other.forCluster &&
-           forProxy == other.forProxy;
   }
 };
 
@@ -330,12 +347,12 @@ private:
     bool pendingForCluster = false;
   };
 
-  LogicalResult walkPath(StringRef group);
+  LogicalResult walkKernel();
   LogicalResult walkBlock(Block &block, PendingAccesses &pending);
   LogicalResult walkOp(Operation *op, PendingAccesses &pending);
   LogicalResult walkSync(Operation *op, PendingAccesses &pending);
-  /// Emits a proxy fence at `op` (for the path) if some generic shared
-  /// access may be pending, and retires the accesses of `op`'s threads.
+  /// Emits a proxy fence at `op` in the code paths whose threads may hold a
+  /// generic shared-memory access unfenced, and retires those accesses.
   LogicalResult fenceProxy(Operation *op, PendingAccesses &pending);
   /// Retires the accesses that rendezvous `op` orders.
   LogicalResult rendezvous(Operation *op, PendingAccesses &pending);
@@ -357,12 +374,11 @@ private:
   CollParams params;
   SyncPlan &plan;
   BufferSharingAnalysis &sharing;
-  StringRef group;
+  /// The code paths (warp groups) and their threads.
+  SmallVector<std::pair<std::string, ThreadSet>> paths;
   DenseMap<Operation *, SmallVector<CollectiveInstance>> instances;
   DenseMap<Operation *, ThreadSet> threads;
   DenseMap<Operation *, ArriveFacts> arriveFacts;
-  /// What each mbarrier's arrives hand to its awaits, over all paths.
-  DenseMap<Value, HandedAccesses> handed;
 };
 
 } // namespace mlir::exogpu::cuda
@@ -411,9 +427,10 @@ LogicalResult SyncPlanBuilder::fenceProxy(Operation *op,
   FailureOr<const ThreadSet *> fencing = getThreads(op);
   if (failed(fencing))
     return failure();
-  if (getHeldBy(pending.forProxy, **fencing).empty())
-    return success();
-  plan.proxyFences[group].insert(op);
+  for (auto &[group, pathThreads] : paths)
+    if (!getHeldBy(pending.forProxy, (*fencing)->intersect(pathThreads))
+             .empty())
+      plan.proxyFences[group].insert(op);
   removeHolders(pending.forProxy, **fencing);
   return success();
 }
@@ -440,9 +457,14 @@ LogicalResult SyncPlanBuilder::rendezvous(Operation *op,
     removeHolders(*map, covered);
   }
   // Only the cluster barrier orders every thread's accesses for every thread
-  // of the cluster.
-  if (barrier->kind == RendezvousKind::ClusterBarrier)
+  // of the cluster, those the arrives before it hand on included.
+  if (barrier->kind == RendezvousKind::ClusterBarrier) {
     pending.forCluster.clear();
+    for (auto &[barrierValue, accesses] : pending.handed) {
+      accesses.forIssuers.clear();
+      accesses.forCluster.clear();
+    }
+  }
   return success();
 }
 
@@ -452,9 +474,11 @@ LogicalResult SyncPlanBuilder::handOn(ArriveOp arrive,
   FailureOr<const ThreadSet *> arriving = getThreads(arrive);
   if (failed(arriving))
     return failure();
-  HandedAccesses &out = handed[barrier];
-  for (Operation *access : getHeldBy(pending.held, **arriving))
+  HandedAccesses &out = pending.handed[barrier];
+  for (Operation *access : getHeldBy(pending.held, **arriving)) {
     out.seen.insert(access);
+    out.forIssuers.insert(access);
+  }
   for (Operation *access : getHeldBy(pending.forCluster, **arriving))
     out.forCluster.insert(access);
   for (Operation *access : getHeldBy(pending.forProxy, **arriving))
@@ -465,9 +489,10 @@ LogicalResult SyncPlanBuilder::handOn(ArriveOp arrive,
 LogicalResult SyncPlanBuilder::receive(AwaitOp await,
                                        PendingAccesses &pending) {
   Value barrier = await.getBarrier();
-  auto it = handed.find(barrier);
-  if (it == handed.end())
+  auto it = pending.handed.find(barrier);
+  if (it == pending.handed.end())
     return success();
+  HandedAccesses received = it->second;
   FailureOr<ArrayRef<CollectiveInstance>> found = getInstances(await);
   if (failed(found))
     return failure();
@@ -487,19 +512,20 @@ LogicalResult SyncPlanBuilder::receive(AwaitOp await,
         }
       alone[g] = ThreadSet::fromIntervals(runs);
     }
-    for (Operation *access : it->second.seen) {
+    for (Operation *access : received.seen)
       addHolders(pending.held, access, awaiting);
+    for (Operation *access : received.forIssuers) {
       addHolders(pending.forWarp, access, alone[0]);
       addHolders(pending.forWarpgroup, access, alone[1]);
     }
     // What completes on this barrier (TMA loads) is complete and visible
     // to the awaiting threads' proxies once the phase completes.
-    for (Operation *access : it->second.forCluster) {
+    for (Operation *access : received.forCluster) {
       auto call = dyn_cast<CallOp>(access);
       if (!call || call.getBarrier() != barrier)
         addHolders(pending.forCluster, access, awaiting);
     }
-    for (Operation *access : it->second.forProxy)
+    for (Operation *access : received.forProxy)
       addHolders(pending.forProxy, access, awaiting);
   }
   return success();
@@ -556,8 +582,6 @@ LogicalResult SyncPlanBuilder::walkSync(Operation *op,
 }
 
 LogicalResult SyncPlanBuilder::walkOp(Operation *op, PendingAccesses &pending) {
-  if (!isInWarpPath(op, group))
-    return success();
   if (auto loop = dyn_cast<ForOp>(op)) {
     Block &body = loop.getBody().front();
     // Each thread runs its own iteration of a cuda_threads loop (or none):
@@ -621,10 +645,11 @@ LogicalResult SyncPlanBuilder::walkBlock(Block &block,
   return success();
 }
 
-LogicalResult SyncPlanBuilder::walkPath(StringRef pathGroup) {
-  group = pathGroup;
+LogicalResult SyncPlanBuilder::walkKernel() {
   // The body of the innermost cuda_tasks loop runs once per task, in a
-  // loop: iterate to the fixpoint of the state at the start of a task.
+  // loop: iterate to the fixpoint of the state at the start of a task. The
+  // statements of every code path are walked in the order of the sequential
+  // program, each applying to the threads that execute it.
   SmallVector<ForOp> nest = getTaskNest(kernel);
   Block *body =
       nest.empty() ? &kernel.getBody().front() : &nest.back().getBody().front();
@@ -694,21 +719,20 @@ LogicalResult SyncPlanBuilder::run() {
   FailureOr<SmallVector<RegisterBranch>> branches = getRegisterBranches(kernel);
   if (failed(branches))
     return failure();
-  // Paths hand accesses to each other through mbarriers: walk them until
-  // what the arrives hand on no longer grows.
-  while (true) {
-    DenseMap<Value, HandedAccesses> before = handed;
-    for (const RegisterBranch &branch : *branches)
-      for (const WarpPath &path : branch.paths)
-        if (failed(walkPath(path.group)))
-          return failure();
-    if (handed.size() == before.size() &&
-        llvm::all_of(handed, [&](auto &entry) {
-          auto it = before.find(entry.first);
-          return it != before.end() && it->second == entry.second;
-        }))
-      break;
-  }
+  for (const RegisterBranch &branch : *branches)
+    for (const WarpPath &path : branch.paths) {
+      ThreadSet pathThreads;
+      for (int64_t cta = 0; cta < params.clusterDim; ++cta)
+        pathThreads = pathThreads.unite(ThreadSet::range(
+            cta * params.blockDim + path.firstWarp * 32,
+            std::min(cta * params.blockDim +
+                         (path.firstWarp + path.numWarps) * 32,
+                     (cta + 1) * params.blockDim) -
+                1));
+      paths.push_back({path.group, pathThreads});
+    }
+  if (failed(walkKernel()))
+    return failure();
   return decideArrives();
 }
 

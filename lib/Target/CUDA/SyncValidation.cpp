@@ -137,12 +137,17 @@ struct RecordFacts {
 /// What an arrive hands to the awaits of a barrier element: per record,
 /// which of the awaiting thread's facts it brings along.
 struct ContentFlags {
+  /// The first thread of an awaiting thread's warp (warpgroup) may not
+  /// have the record (false once a cluster barrier put it in every
+  /// thread's causality past).
+  bool unmerged = false;
   bool notClusterVisible = false;
   bool proxyPending = false;
   bool incomplete = false;
 
   bool operator==(const ContentFlags &other) const {
-    return notClusterVisible == other.notClusterVisible &&
+    return unmerged == other.unmerged &&
+           notClusterVisible == other.notClusterVisible &&
            proxyPending == other.proxyPending && incomplete == other.incomplete;
   }
 };
@@ -215,6 +220,7 @@ static bool join(State &into, const State &from) {
   for (const auto &[key, content] : from.contents)
     for (const auto &[record, flags] : content) {
       ContentFlags &known = into.contents[key][record];
+      known.unmerged |= flags.unmerged;
       known.notClusterVisible |= flags.notClusterVisible;
       known.proxyPending |= flags.proxyPending;
       known.incomplete |= flags.incomplete;
@@ -1041,6 +1047,12 @@ LogicalResult Validator::visitFence(FenceOp fence, State &state) {
           rendezvous->getMeetingIssuer(executing, kIssuerUnits[g], params)
               .intersect(group);
     bool cluster = rendezvous->kind == RendezvousKind::ClusterBarrier;
+    // What arrives before the cluster barrier hand on is in every thread's
+    // causality past after it, complete.
+    if (cluster)
+      for (auto &[element, content] : state.contents)
+        for (auto &[key, flags] : content)
+          flags.unmerged = flags.notClusterVisible = flags.incomplete = false;
     SmallVector<ThreadSet> witnesses;
     for (unsigned key = 0; key < state.records.size(); ++key) {
       witnesses.push_back(getWitnesses(state, key, group, preFull, transitive));
@@ -1315,6 +1327,7 @@ LogicalResult Validator::visitMbarrierArrive(ArriveOp arrive, State &state) {
             for (int64_t target : mbarrier.getTargetCtas(cta)) {
               ContentFlags &flags =
                   state.contents[{barrier.getAsOpaquePointer(), target}][key];
+              flags.unmerged = true;
               flags.proxyPending |= facts.proxyPending.contains(t);
               flags.incomplete |= facts.incomplete.contains(t);
               flags.notClusterVisible |= facts.notClusterVisible.contains(t);
@@ -1458,8 +1471,9 @@ LogicalResult Validator::visitAwait(AwaitOp await, State &state) {
           facts.incomplete = facts.incomplete.unite(threads);
         if (flags.notClusterVisible)
           facts.notClusterVisible = facts.notClusterVisible.unite(threads);
-        for (unsigned g = 0; g < 2; ++g)
-          facts.unmerged[g] = facts.unmerged[g].unite(alone[g]);
+        if (flags.unmerged)
+          for (unsigned g = 0; g < 2; ++g)
+            facts.unmerged[g] = facts.unmerged[g].unite(alone[g]);
       }
     }
   }
