@@ -87,6 +87,9 @@ private:
   void printPeerArrives(const MbarrierArriveLowering &lowering,
                         const std::string &slot);
   void recordLowering(Operation *op, SyncLowering lowering);
+  /// Whether the translation was asked to inject `fault` (tests of the
+  /// validation only, CudaTranslationOptions::syncFaults).
+  bool injects(SyncFault fault) const;
   FailureOr<std::string> getSlice(Value barrier, ArrayRef<int32_t> kinds,
                                   ArrayRef<AffineExpr> exprs, Location loc);
   /// The bytes of the TMA transfers completing on `barrier` that an arrive

@@ -26,11 +26,15 @@ namespace mlir::exogpu::cuda {
 struct SyncWaits {
   /// `cp.async.wait_all`: the thread's cp.async copies are complete.
   bool cpAsyncWaitAll = false;
-  /// `cp.async.bulk.commit_group` + `cp.async.bulk.wait_group 0`: the
-  /// thread's bulk copies are complete (a wait covers committed ones only).
+  /// `cp.async.bulk.commit_group`, then `cp.async.bulk.wait_group 0`: the
+  /// thread's bulk copies are complete (the wait covers committed ones
+  /// only).
+  bool bulkCommit = false;
   bool bulkWaitAll = false;
-  /// `wgmma.commit_group.sync.aligned` + `wgmma.wait_group.sync.aligned 0`:
-  /// the warpgroup's wgmmas are complete.
+  /// `wgmma.commit_group.sync.aligned`, then
+  /// `wgmma.wait_group.sync.aligned 0`: the warpgroup's wgmmas are
+  /// complete (the wait covers committed ones only).
+  bool wgmmaCommit = false;
   bool wgmmaWaitAll = false;
   /// `wgmma.fence.sync.aligned`.
   bool wgmmaFence = false;

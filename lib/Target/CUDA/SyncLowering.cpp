@@ -44,8 +44,7 @@ bool KernelEmitter::pathIssues(uint32_t timelines) {
   return found;
 }
 
-FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op,
-                                                uint32_t preFull,
+FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
                                                 uint32_t postTemporal,
                                                 bool sameThreads) {
   SyncWaits waits;
@@ -71,6 +70,15 @@ FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op,
   waits.proxyFence =
       ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
       syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op);
+  // `wait_group 0` waits for the committed groups only: commit what was
+  // issued since the last commit first (an empty group is complete at
+  // once, and a later wait of the program's own groups waits for no less).
+  waits.bulkCommit =
+      waits.bulkWaitAll && !injects(SyncFault::NoCommitBeforeWait);
+  waits.wgmmaCommit =
+      waits.wgmmaWaitAll && !injects(SyncFault::NoCommitBeforeWait);
+  if (injects(SyncFault::NoProxyFences))
+    waits.proxyFence = false;
   // wgmma.wait_group and wgmma.fence are `.sync.aligned`: every thread of
   // the warpgroup executes them together.
   if (waits.wgmmaWaitAll || waits.wgmmaFence) {
@@ -96,19 +104,24 @@ FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op,
 void KernelEmitter::printWaits(const SyncWaits &waits) {
   if (waits.cpAsyncWaitAll)
     out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
-  // `wait_group 0` waits for the committed groups only: commit what was
-  // issued since the last commit first (an empty group is complete at
-  // once, and a later wait of the program's own groups waits for no less).
+  if (waits.bulkCommit)
+    out.line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
   if (waits.bulkWaitAll)
-    out.line("asm volatile(\"cp.async.bulk.commit_group;\\n\\t"
-             "cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+  if (waits.wgmmaCommit)
+    out.line(
+        "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
   if (waits.wgmmaWaitAll)
-    out.line("asm volatile(\"wgmma.commit_group.sync.aligned;\\n\\t"
-             "wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+    out.line(
+        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
   if (waits.wgmmaFence)
     out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
   if (waits.proxyFence)
     out.line("exo::fence_proxy_async();");
+}
+
+bool KernelEmitter::injects(SyncFault fault) const {
+  return state.module.options.syncFaults & static_cast<unsigned>(fault);
 }
 
 void KernelEmitter::recordLowering(Operation *op, SyncLowering lowering) {
@@ -129,17 +142,26 @@ FailureOr<Rendezvous> KernelEmitter::getRendezvous(Operation *op,
     return emitTranslationError(op->getLoc())
            << "no hardware barrier synchronizes this " << what << ": "
            << reason;
+  if (injects(SyncFault::WarpBarriers) &&
+      rendezvous->kind != RendezvousKind::None) {
+    Rendezvous warp;
+    warp.kind = RendezvousKind::WarpLanes;
+    return warp;
+  }
   if (rendezvous->kind != RendezvousKind::NamedBarrier)
     return rendezvous;
+  if (injects(SyncFault::SharedBarrierIds)) {
+    rendezvous->idBase = 1;
+    return rendezvous;
+  }
   // Named barrier ids: one family of ids per set of groups of warps (their
   // threads and count, all that PTX requires to match), shared by the
   // Fences that meet in the same groups.
   NamedBarrierFamily family{rendezvous->first, rendezvous->stride,
                             rendezvous->period, rendezvous->count,
                             rendezvous->numIds};
-  auto it = llvm::find_if(namedBarriers, [&](auto &known) {
-    return known.first == family;
-  });
+  auto it = llvm::find_if(namedBarriers,
+                          [&](auto &known) { return known.first == family; });
   if (it == namedBarriers.end()) {
     if (nextBarrierId + rendezvous->numIds > 16)
       return emitTranslationError(op->getLoc())
@@ -541,8 +563,9 @@ KernelEmitter::getMbarrierArrive(ArriveOp arrive) {
   lowering.waits = *waits;
   ArriveLowering decision = syncPlan.getArriveLowering(arrive);
   lowering.issuers = decision.issuers;
-  lowering.syncWarp = decision.syncWarp;
-  lowering.peerRelease = decision.releaseCluster;
+  lowering.syncWarp = decision.syncWarp && !injects(SyncFault::NoSyncwarp);
+  lowering.peerRelease =
+      decision.releaseCluster && !injects(SyncFault::RelaxedPeerArrives);
   lowering.multicast = arrive.getBarriers().size() > 1;
   if (lowering.multicast) {
     for (Value other : arrive.getBarriers())
@@ -554,6 +577,9 @@ KernelEmitter::getMbarrierArrive(ArriveOp arrive) {
     if (failed(window))
       return failure();
     std::tie(lowering.windowCtas, lowering.windowStride) = *window;
+    if (injects(SyncFault::ClusterWideMulticast))
+      std::tie(lowering.windowCtas, lowering.windowStride) =
+          std::make_pair(params.clusterDim, int64_t(1));
     return lowering;
   }
   FailureOr<std::optional<int64_t>> expected =
@@ -613,7 +639,8 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
     // a proxy fence after the wait.
     CommitLowering lowering;
     lowering.proxyFenceAfterWait = *committed == SyncTimeline::Sm80_cp_async &&
-                                   (postTemporal & kAsyncProxyTimelines);
+                                   (postTemporal & kAsyncProxyTimelines) &&
+                                   !injects(SyncFault::NoProxyFences);
     if (lowering.proxyFenceAfterWait)
       out.line("exo::fence_proxy_async();");
     recordLowering(await, lowering);
@@ -630,7 +657,9 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
            << " has no CUDA lowering";
   }
   MbarrierAwaitLowering lowering;
-  lowering.scope = syncPlan.getAcquireScope(barrier);
+  lowering.scope = injects(SyncFault::CtaAcquire)
+                       ? MbarrierScope::Cta
+                       : syncPlan.getAcquireScope(barrier);
   recordLowering(await, lowering);
   const MbarrierRing &ring = plan.rings[barrier];
   FailureOr<std::string> slice = getSlice(

@@ -712,22 +712,6 @@ ThreadSet Validator::getWitnesses(const State &state, unsigned key,
   return getSeeing(state.records[key].seen, mask, ordered).intersect(threads);
 }
 
-/// The completions a wait instruction brings about.
-static bool completes(const SyncWaits &waits, Completion completion) {
-  switch (completion) {
-  case Completion::CpAsync:
-    return waits.cpAsyncWaitAll;
-  case Completion::BulkGroup:
-    return waits.bulkWaitAll;
-  case Completion::Wgmma:
-    return waits.wgmmaWaitAll;
-  case Completion::InOrder:
-  case Completion::TmaLoad:
-    return false;
-  }
-  return false;
-}
-
 LogicalResult Validator::checkWholeWarpgroups(Operation *op,
                                               const ThreadSet &threads,
                                               StringRef what) {
@@ -760,15 +744,19 @@ void Validator::complete(State &state, Completion completion, unsigned from,
 
 LogicalResult Validator::applyWaits(Operation *op, const SyncWaits &waits,
                                     const ThreadSet &threads, State &state) {
-  if (waits.wgmmaWaitAll &&
+  if ((waits.wgmmaWaitAll || waits.wgmmaCommit || waits.wgmmaFence) &&
       failed(checkWholeWarpgroups(op, threads, "wgmma.wait_group")))
     return failure();
-  // cp.async.wait_all commits and waits; the bulk and wgmma waits commit
-  // before `wait_group 0` (which waits for committed groups only).
-  for (Completion completion :
-       {Completion::CpAsync, Completion::BulkGroup, Completion::Wgmma})
-    if (completes(waits, completion))
-      complete(state, completion, /*from=*/0, threads);
+  // cp.async.wait_all commits and waits; `wait_group 0` of bulk copies and
+  // wgmma waits for the committed groups only.
+  if (waits.cpAsyncWaitAll)
+    complete(state, Completion::CpAsync, /*from=*/0, threads);
+  if (waits.bulkWaitAll)
+    complete(state, Completion::BulkGroup, /*from=*/waits.bulkCommit ? 0 : 1,
+             threads);
+  if (waits.wgmmaWaitAll)
+    complete(state, Completion::Wgmma, /*from=*/waits.wgmmaCommit ? 0 : 1,
+             threads);
   if (waits.proxyFence)
     for (RecordFacts &facts : state.records)
       facts.proxyPending = facts.proxyPending.subtract(threads);

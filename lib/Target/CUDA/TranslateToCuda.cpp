@@ -16,6 +16,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -50,6 +51,29 @@ static std::string getSourceName(ModuleOp module) {
     if (auto loc = dyn_cast<FileLineColLoc>(proc.getLoc()))
       return llvm::sys::path::filename(loc.getFilename()).str();
   return "<stdin>";
+}
+
+std::optional<unsigned> mlir::exogpu::parseSyncFaults(StringRef list) {
+  unsigned faults = 0;
+  SmallVector<StringRef> names;
+  list.split(names, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    std::optional<SyncFault> fault =
+        llvm::StringSwitch<std::optional<SyncFault>>(name.trim())
+            .Case("relaxed-peer-arrives", SyncFault::RelaxedPeerArrives)
+            .Case("no-syncwarp", SyncFault::NoSyncwarp)
+            .Case("no-proxy-fences", SyncFault::NoProxyFences)
+            .Case("cta-acquire", SyncFault::CtaAcquire)
+            .Case("warp-barriers", SyncFault::WarpBarriers)
+            .Case("shared-barrier-ids", SyncFault::SharedBarrierIds)
+            .Case("cluster-wide-multicast", SyncFault::ClusterWideMulticast)
+            .Case("no-commit-before-wait", SyncFault::NoCommitBeforeWait)
+            .Default(std::nullopt);
+    if (!fault)
+      return std::nullopt;
+    faults |= static_cast<unsigned>(*fault);
+  }
+  return faults;
 }
 
 LogicalResult
