@@ -27,6 +27,7 @@ classified by the missing operation the validator names.
 Usage: utils/fuzz-lowering.py [--build build] [--seconds 60] [--seed N]
                               [--count N] [--out fuzz-lowering-findings]
                               [--nvcc] [--timeout 20] [--quiet]
+                              [--faults relaxed-peer-arrives,...]
 Exit status 1 when something was found.
 """
 
@@ -807,6 +808,10 @@ def main():
     parser.add_argument("--nvcc", action="store_true",
                         help="also compile every translation with nvcc")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--faults", default="",
+                        help="translate with --sync-lowering-faults=FAULTS "
+                        "(the lowerings of the classes before the fixes), "
+                        "to show the fuzzer finds them")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     bin_dir = pathlib.Path(args.build) / "bin"
@@ -843,8 +848,10 @@ def main():
             for feature in kernel.features:
                 features[feature.split("[")[0]] += 1
             cu = pathlib.Path(tmp) / "fuzz.cu"
-            code, output = run([str(translate), "--to-cuda", str(path), "-o",
-                                str(cu)], args.timeout)
+            faults = ([f"--sync-lowering-faults={args.faults}"]
+                      if args.faults else [])
+            code, output = run([str(translate), "--to-cuda", *faults,
+                                str(path), "-o", str(cu)], args.timeout)
             finding = None
             if code is None:
                 finding = ("translation timeout", output)
