@@ -79,6 +79,23 @@ ThreadSet ThreadSet::intersect(const ThreadSet &other) const {
   return result;
 }
 
+ThreadSet ThreadSet::subtract(const ThreadSet &other) const {
+  SmallVector<Interval> kept;
+  for (Interval range : intervals) {
+    int64_t lo = range.lo;
+    for (Interval cut : other.intervals) {
+      if (cut.hi < lo || cut.lo > range.hi)
+        continue;
+      if (cut.lo > lo)
+        kept.push_back({lo, cut.lo - 1});
+      lo = cut.hi + 1;
+    }
+    if (lo <= range.hi)
+      kept.push_back({lo, range.hi});
+  }
+  return fromIntervals(kept);
+}
+
 void ThreadSet::print(raw_ostream &os) const {
   if (intervals.empty()) {
     os << "{}";

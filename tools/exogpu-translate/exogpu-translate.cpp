@@ -58,6 +58,19 @@ int main(int argc, char **argv) {
                      "library (e.g. stdlib/sm90a.mlir) or a file of procs "
                      "the module calls; repeatable"),
       llvm::cl::value_desc("file"));
+  llvm::cl::opt<bool> skipSyncValidation(
+      "skip-sync-validation",
+      llvm::cl::desc("Do not validate the lowered synchronization of kernels "
+                     "(docs/cuda-translation.md \"Validation\"); for timing "
+                     "the rest of the translation only"));
+  llvm::cl::opt<std::string> syncFaults(
+      "sync-lowering-faults",
+      llvm::cl::desc("Weaken the lowered synchronization as listed "
+                     "(comma-separated SyncFault names, "
+                     "include/ExoGPU/Target/CUDA/TranslateToCuda.h), to test "
+                     "that the validation rejects it; never for code that "
+                     "runs"),
+      llvm::cl::value_desc("faults"));
   llvm::cl::opt<bool> splitInputFile(
       "split-input-file",
       llvm::cl::desc("Split the input on '// -----' and translate each part"));
@@ -103,8 +116,16 @@ int main(int argc, char **argv) {
           failed(verify(*module)))
         return failure();
       switch (action) {
-      case Action::ToCuda:
-        return exogpu::translateModuleToCuda(*module, os);
+      case Action::ToCuda: {
+        exogpu::CudaTranslationOptions options;
+        options.validateSynchronization = !skipSyncValidation;
+        std::optional<unsigned> faults = exogpu::parseSyncFaults(syncFaults);
+        if (!faults)
+          return emitError(module->getLoc())
+                 << "unknown fault in --sync-lowering-faults=" << syncFaults;
+        options.syncFaults = *faults;
+        return exogpu::translateModuleToCuda(*module, os, options);
+      }
       case Action::ToCudaHeader:
         return exogpu::translateModuleToCudaHeader(*module, os);
       case Action::ToSignatureJson:

@@ -53,6 +53,8 @@ public:
 
   ThreadSet unite(const ThreadSet &other) const;
   ThreadSet intersect(const ThreadSet &other) const;
+  /// The threads of this set that are not in `other`.
+  ThreadSet subtract(const ThreadSet &other) const;
 
   bool operator==(const ThreadSet &other) const {
     return intervals == other.intervals;

@@ -341,10 +341,61 @@ LogicalResult HostEmitter::emitLaunch(DeviceFunctionOp deviceFunction) {
   return success();
 }
 
+/// The elements [first, last) of its root buffer that a dense view covers,
+/// in row-major order, when its window and the buffer's extents are
+/// constants.
+static std::optional<std::pair<int64_t, int64_t>>
+getConstantElementRange(const BufferView &view) {
+  int64_t first = 0, count = 1;
+  for (auto [dim, extent] : llvm::zip(view.dims, view.root->extents)) {
+    auto rootExtent = dyn_cast<AffineConstantExpr>(extent);
+    auto lo = dyn_cast<AffineConstantExpr>(dim.lo);
+    auto width = dim.isPoint ? AffineConstantExpr()
+                             : dyn_cast<AffineConstantExpr>(dim.extent);
+    if (!rootExtent || !lo || (!dim.isPoint && !width))
+      return std::nullopt;
+    first = first * rootExtent.getValue() + lo.getValue();
+    count *= dim.isPoint ? 1 : width.getValue();
+  }
+  // `count` spans the interval and the whole dimensions after it.
+  return std::make_pair(first, first + count);
+}
+
+/// Whether two dense views of one buffer may share an element.
+static bool mayOverlap(const BufferView &a, const BufferView &b) {
+  std::optional<std::pair<int64_t, int64_t>> ra = getConstantElementRange(a),
+                                             rb = getConstantElementRange(b);
+  if (!ra || !rb)
+    return true;
+  return ra->first < rb->second && rb->first < ra->second;
+}
+
 LogicalResult HostEmitter::emitProcCall(CallOp call, ProcOp callee) {
   FailureOr<SmallVector<BufferView>> views = getCallViews(call);
   if (failed(views))
     return failure();
+  // The callee's kernels take their buffers `__restrict__` (nvcc may move
+  // a load of one parameter across a store to another): two arguments the
+  // callee may write one of must not overlap (issue 30, class H).
+  SmallVector<std::pair<unsigned, bool>> dataParams;
+  for (unsigned i = 0, e = callee.getNumParams(); i < e; ++i)
+    if (callee.getParamKind(i) == ParamKind::data)
+      dataParams.push_back({i, mayWrite(callee, callee.getParam(i))});
+  for (auto [a, first] : llvm::enumerate(dataParams))
+    for (auto [b, second] : llvm::enumerate(dataParams)) {
+      if (b <= a || (!first.second && !second.second))
+        continue;
+      const BufferView &viewA = (*views)[a], &viewB = (*views)[b];
+      if (viewA.root != viewB.root || !mayOverlap(viewA, viewB))
+        continue;
+      return emitTranslationError(call.getLoc())
+             << "arguments " << a << " and " << b << " of this call may "
+             << "overlap (both are windows of " << viewA.root->name << ") and @"
+             << callee.getSymName()
+             << " writes one of them; its parameters do not alias "
+                "(__restrict__ in its kernels): pass disjoint windows with "
+                "constant bounds, or a copy";
+    }
   std::string args;
   unsigned data = 0, ctrl = 0;
   for (unsigned i = 0, e = callee.getNumParams(); i < e; ++i) {

@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "ExoGPU/Analysis/BufferSharing.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
+#include "SyncValidation.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -430,8 +432,9 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
     return emitInternalError(deviceFunction.getLoc())
            << "the collective analysis gave this device_function no "
               "parameters";
-  FailureOr<SyncPlan> syncPlan =
-      SyncPlan::build(deviceFunction, *state.module.collective, *params);
+  BufferSharingAnalysis sharing(deviceFunction, *state.module.collective);
+  FailureOr<SyncPlan> syncPlan = SyncPlan::build(
+      deviceFunction, *state.module.collective, sharing, *params);
   if (failed(syncPlan))
     return failure();
   FailureOr<SharedMemoryPlan> plan =
@@ -464,6 +467,17 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
   state.printedExprs = nullptr;
   if (failed(result))
     return failure();
+  // Translation validation: the lowered synchronization keeps every
+  // ordering the synchronization check relies on (SyncValidation.h).
+  if (state.module.options.validateSynchronization) {
+    FailureOr<SmallVector<RegisterBranch>> branches =
+        getRegisterBranches(deviceFunction);
+    if (failed(branches) ||
+        failed(validateSynchronization(deviceFunction, *state.module.collective,
+                                       sharing, *params, *branches,
+                                       emitter.getLoweredKernel(), *plan)))
+      return failure();
+  }
 
   launch.name = name.str();
   // Parameters: the proc's, in its order, then values of its host code.

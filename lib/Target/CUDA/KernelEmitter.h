@@ -16,6 +16,7 @@
 
 #include "FunctionEmitter.h"
 #include "KernelStructure.h"
+#include "LoweredSync.h"
 #include "SharedMemoryPlan.h"
 #include "SyncPlan.h"
 #include "ThreadMapping.h"
@@ -59,6 +60,9 @@ public:
 
   ArrayRef<ForOp> getTaskLoops() const { return taskLoops; }
 
+  /// The lowering of every synchronization statement, per code path.
+  const LoweredKernel &getLoweredKernel() const { return lowered; }
+
 protected:
   LogicalResult emitOp(Operation *op) override;
   FailureOr<std::string> getBarrierAddress(CallOp call) override;
@@ -72,14 +76,24 @@ private:
   LogicalResult emitWarps(WarpsOp warps);
   LogicalResult emitAlloc(AllocOp alloc);
 
-  // Synchronization (SyncLowering.cpp).
+  // Synchronization (SyncLowering.cpp): each statement's lowering is
+  // decided (get*), printed (print*) and recorded for the validator.
   LogicalResult emitFence(FenceOp fence);
   LogicalResult emitArrive(ArriveOp arrive);
   LogicalResult emitAwait(AwaitOp await);
-  LogicalResult emitCollectiveBarrier(Operation *op, StringRef what);
-  LogicalResult emitPreWaits(Operation *op, uint32_t preFull,
-                             uint32_t postTemporal, bool sameThreads);
-  FailureOr<std::string> getNamedBarrierId(Operation *op, int64_t threads);
+  FailureOr<SyncWaits> getPreWaits(Operation *op, uint32_t preFull,
+                                   uint32_t postTemporal, bool sameThreads);
+  void printWaits(const SyncWaits &waits);
+  FailureOr<Rendezvous> getRendezvous(Operation *op, StringRef what);
+  void printRendezvous(const Rendezvous &rendezvous);
+  FailureOr<MbarrierArriveLowering> getMbarrierArrive(ArriveOp arrive);
+  FailureOr<std::string> getArriveSlot(ArriveOp arrive);
+  void printPeerArrives(const MbarrierArriveLowering &lowering,
+                        const std::string &slot);
+  void recordLowering(Operation *op, SyncLowering lowering);
+  /// Whether the translation was asked to inject `fault` (tests of the
+  /// validation only, CudaTranslationOptions::syncFaults).
+  bool injects(SyncFault fault) const;
   FailureOr<std::string> getSlice(Value barrier, ArrayRef<int32_t> kinds,
                                   ArrayRef<AffineExpr> exprs, Location loc);
   /// The bytes of the TMA transfers completing on `barrier` that an arrive
@@ -107,9 +121,13 @@ private:
   const WarpPath *currentPath = nullptr;
   /// Per-thread arrive and await counters of the current path.
   DenseMap<Value, std::string> arriveCounters, awaitCounters;
-  /// Named barrier ids: families of collectives (first thread, threads,
-  /// count) and their first id.
-  SmallVector<std::tuple<int64_t, int64_t, int64_t, int64_t>> namedBarriers;
+  /// The synchronization lowered so far.
+  LoweredKernel lowered;
+  /// Named barrier ids: the families of groups of warps Fences meet in (the
+  /// id formula, the count and the number of ids) and their first id.
+  using NamedBarrierFamily =
+      std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>;
+  SmallVector<std::pair<NamedBarrierFamily, int64_t>> namedBarriers;
   int64_t nextBarrierId = 1;
 };
 

@@ -25,6 +25,29 @@ static int64_t getSharedAlignment(MemoryAttr memory) {
   return 128;
 }
 
+FailureOr<std::pair<int64_t, int64_t>>
+mlir::exogpu::cuda::getMulticastWindow(ArriveOp arrive,
+                                       const MbarrierRing &ring) {
+  FailureOr<SmallVector<AccessView>> windows =
+      splitAccesses(arrive, arrive.getCoordKinds(), arrive.getCoordCounts(),
+                    arrive.getCoords());
+  if (failed(windows))
+    return failure();
+  std::optional<std::pair<int64_t, int64_t>> window;
+  for (auto [d, kind] : llvm::enumerate(windows->back().kinds)) {
+    auto coordKind = static_cast<CoordKind>(kind);
+    if (d >= ring.ctaStrides.size() || !ring.ctaStrides[d] ||
+        coordKind == CoordKind::Point)
+      continue;
+    if (coordKind == CoordKind::Interval || window)
+      return emitTranslationError(arrive.getLoc())
+             << "a multicast arrive reaches the CTAs of one whole dimension "
+                "of its barrier (`:`), not an interval or several dimensions";
+    window = {ring.extents[d], ring.ctaStrides[d]};
+  }
+  return window.value_or(std::make_pair(int64_t(1), int64_t(1)));
+}
+
 /// Lays out the mbarrier rings of the kernel's CudaMbarrier allocations.
 static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
                                CollParams params, const SyncPlan &syncPlan,
@@ -47,6 +70,9 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
     if (const DistributedLayout *layout =
             state.module.distributed->lookup(barrier)) {
       SmallVector<int64_t> sliceDims;
+      ring.extents = layout->extents;
+      ring.ctaBase =
+          layout->firstShardOwner.getMin().value_or(0) / params.blockDim;
       for (auto [extent, pitch] :
            llvm::zip(layout->extents, layout->threadPitches)) {
         bool acrossCtas = extent == 1 || pitch >= params.blockDim;
@@ -85,7 +111,16 @@ static LogicalResult planRings(DeviceFunctionOp kernel, ProcState &state,
       if (arrive.getCountAttr().getInt() != 1)
         return emitTranslationError(arrive.getLoc())
                << "mbarrier arrives take N = 1 (one arrival per thread)";
-      int64_t ctas = arrive.getBarriers().size() > 1 ? params.clusterDim : 1;
+      // A multicast arrive reaches each CTA of its window from every CTA
+      // of the window.
+      int64_t ctas = 1;
+      if (arrive.getBarriers().size() > 1) {
+        FailureOr<std::pair<int64_t, int64_t>> window =
+            getMulticastWindow(arrive, ring);
+        if (failed(window))
+          return failure();
+        ctas = window->first;
+      }
       int64_t issuer =
           getIssuerThreads(syncPlan.getArriveLowering(arrive).issuers);
       if (tiling->getBoxThreads() % issuer != 0)

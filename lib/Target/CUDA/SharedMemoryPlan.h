@@ -34,8 +34,13 @@ struct MbarrierRing {
   /// the slice number, or 0 for a dimension across the CTAs of a cluster.
   SmallVector<int64_t> sliceStrides;
   /// Per distributed dimension: the CTA stride (index * stride is the CTA
-  /// rank it names), or 0 for a dimension within a CTA.
+  /// rank it names, counted from `ctaBase`), or 0 for a dimension within a
+  /// CTA.
   SmallVector<int64_t> ctaStrides;
+  /// Per distributed dimension: its extent.
+  SmallVector<int64_t> extents;
+  /// The CTA that holds element (0, ..., 0).
+  int64_t ctaBase = 0;
 };
 
 /// The shared memory of one kernel.
@@ -48,6 +53,14 @@ struct SharedMemoryPlan {
   int64_t bytes = 0;
   int64_t alignment = 16;
 };
+
+/// The CTAs a multicast arrive (`>> z[own] >> z[window]`) reaches: the
+/// window's whole dimension across CTAs, as the number of its CTAs and the
+/// rank distance between them. Fails (with a diagnostic) for windows the
+/// translation does not lower: intervals of CTAs, several dimensions of
+/// CTAs.
+FailureOr<std::pair<int64_t, int64_t>>
+getMulticastWindow(ArriveOp arrive, const MbarrierRing &ring);
 
 /// Plans the shared memory of `kernel`; `syncPlan` says how many hardware
 /// arrives each collective arrive brings.

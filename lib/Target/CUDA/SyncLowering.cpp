@@ -30,6 +30,7 @@
 
 #include "KernelEmitter.h"
 #include "Timelines.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -43,139 +44,182 @@ bool KernelEmitter::pathIssues(uint32_t timelines) {
   return found;
 }
 
-LogicalResult KernelEmitter::emitPreWaits(Operation *op, uint32_t preFull,
-                                          uint32_t postTemporal,
-                                          bool sameThreads) {
-  if ((preFull & getQualBit(QualTimeline::Sm80_cp_async_qual)) &&
-      pathIssues(getQualBit(QualTimeline::Sm80_cp_async_qual)))
-    out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
-  if ((preFull & getQualBit(QualTimeline::tma_to_gmem_async_qual)) &&
-      pathIssues(getQualBit(QualTimeline::tma_to_gmem_async_qual)))
-    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
+                                                uint32_t postTemporal,
+                                                bool sameThreads) {
+  SyncWaits waits;
+  waits.cpAsyncWaitAll =
+      (preFull & getQualBit(QualTimeline::Sm80_cp_async_qual)) &&
+      pathIssues(getQualBit(QualTimeline::Sm80_cp_async_qual));
+  waits.bulkWaitAll =
+      (preFull & getQualBit(QualTimeline::tma_to_gmem_async_qual)) &&
+      pathIssues(getQualBit(QualTimeline::tma_to_gmem_async_qual));
   bool wgmmaInPath = pathIssues(kWgmmaTimelines);
-  if ((preFull & kWgmmaTimelines) &&
-      (postTemporal & ~kWgmmaRegisterTimelines) && wgmmaInPath)
-    out.line(
-        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+  waits.wgmmaWaitAll = (preFull & kWgmmaTimelines) &&
+                       (postTemporal & ~kWgmmaRegisterTimelines) && wgmmaInPath;
   // wgmma.fence orders the warpgroup's own in-order register accesses
   // before its later wgmmas (PTX orders wgmma after wgmma itself):
   // meaningful only when the same threads are on both sides.
-  if (sameThreads &&
+  waits.wgmmaFence =
+      sameThreads &&
       (preFull & getQualBit(QualTimeline::cuda_in_order_rmem_qual)) &&
-      (postTemporal & kWgmmaRegisterTimelines) && wgmmaInPath)
-    out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+      (postTemporal & kWgmmaRegisterTimelines) && wgmmaInPath;
   // A proxy fence only where a generic shared-memory access of the path may
   // precede, unfenced, the async-proxy accesses this synchronization orders
   // it before (SyncPlan.h).
-  if (ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
-      syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op))
-    out.line("exo::fence_proxy_async();");
-  return success();
+  waits.proxyFence =
+      ordersGenericBeforeAsyncProxy(preFull, postTemporal) &&
+      syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op);
+  // `wait_group 0` waits for the committed groups only: commit what was
+  // issued since the last commit first (an empty group is complete at
+  // once, and a later wait of the program's own groups waits for no less).
+  waits.bulkCommit =
+      waits.bulkWaitAll && !injects(SyncFault::NoCommitBeforeWait);
+  waits.wgmmaCommit =
+      waits.wgmmaWaitAll && !injects(SyncFault::NoCommitBeforeWait);
+  if (injects(SyncFault::NoProxyFences))
+    waits.proxyFence = false;
+  // wgmma.wait_group and wgmma.fence are `.sync.aligned`: every thread of
+  // the warpgroup executes them together.
+  if (waits.wgmmaWaitAll || waits.wgmmaFence) {
+    FailureOr<SmallVector<ThreadSet>> instances =
+        getCollectiveInstances(*state.module.collective, op);
+    if (failed(instances))
+      return failure();
+    for (const ThreadSet &set : *instances)
+      for (ThreadSet::Interval range : set.getIntervals())
+        if (params.blockDim % 128 != 0 || range.lo % 128 != 0 ||
+            (range.hi + 1) % 128 != 0)
+          return emitTranslationError(op->getLoc())
+                 << "this synchronization waits for or fences the wgmma of "
+                    "its code path, which whole warpgroups do together "
+                    "(.sync.aligned), but its collective is not made of "
+                    "whole warpgroups; synchronize the wgmma timelines in a "
+                    "collective of warpgroups, or leave them out of its "
+                    "sync timelines";
+  }
+  return waits;
 }
 
-FailureOr<std::string> KernelEmitter::getNamedBarrierId(Operation *op,
-                                                        int64_t threads) {
+void KernelEmitter::printWaits(const SyncWaits &waits) {
+  if (waits.cpAsyncWaitAll)
+    out.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+  if (waits.bulkCommit)
+    out.line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
+  if (waits.bulkWaitAll)
+    out.line("asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
+  if (waits.wgmmaCommit)
+    out.line(
+        "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+  if (waits.wgmmaWaitAll)
+    out.line(
+        "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+  if (waits.wgmmaFence)
+    out.line("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+  if (waits.proxyFence)
+    out.line("exo::fence_proxy_async();");
+}
+
+bool KernelEmitter::injects(SyncFault fault) const {
+  return state.module.options.syncFaults & static_cast<unsigned>(fault);
+}
+
+void KernelEmitter::recordLowering(Operation *op, SyncLowering lowering) {
+  lowered.paths[currentPath ? currentPath->group : ""][op] =
+      std::move(lowering);
+}
+
+FailureOr<Rendezvous> KernelEmitter::getRendezvous(Operation *op,
+                                                   StringRef what) {
   FailureOr<SmallVector<ThreadSet>> instances =
       getCollectiveInstances(*state.module.collective, op);
   if (failed(instances))
     return failure();
-  // The instances within CTA 0: contiguous runs of whole warps, evenly
-  // spaced, each given its own barrier id.
-  SmallVector<int64_t> firsts;
-  for (const ThreadSet &set : *instances) {
-    std::optional<int64_t> first = set.getMin();
-    if (!first || *first >= params.blockDim)
-      continue;
-    if (set.getIntervals().size() != 1 || *first % 32 != 0)
-      return emitTranslationError(op->getLoc())
-             << "a synchronization of " << threads
-             << " threads needs them to be whole, contiguous warps";
-    if (!llvm::is_contained(firsts, *first))
-      firsts.push_back(*first);
+  std::string reason;
+  FailureOr<Rendezvous> rendezvous =
+      chooseRendezvous(*instances, params, reason);
+  if (failed(rendezvous))
+    return emitTranslationError(op->getLoc())
+           << "no hardware barrier synchronizes this " << what << ": "
+           << reason;
+  if (injects(SyncFault::WarpBarriers) &&
+      rendezvous->kind != RendezvousKind::None) {
+    Rendezvous warp;
+    warp.kind = RendezvousKind::WarpLanes;
+    return warp;
   }
-  llvm::sort(firsts);
-  if (firsts.empty())
-    return emitInternalError(op->getLoc())
-           << "no collective executes this synchronization";
-  int64_t stride = firsts.size() > 1 ? firsts[1] - firsts[0] : threads;
-  for (size_t i = 1; i < firsts.size(); ++i)
-    if (firsts[i] - firsts[i - 1] != stride)
-      return emitInternalError(op->getLoc())
-             << "the collectives of this synchronization are not evenly "
-                "spaced, so they cannot be given named barriers";
-  auto family =
-      std::make_tuple(firsts[0], stride, (int64_t)firsts.size(), int64_t(0));
-  int64_t base = 0;
-  for (auto &known : namedBarriers)
-    if (std::get<0>(known) == std::get<0>(family) &&
-        std::get<1>(known) == std::get<1>(family) &&
-        std::get<2>(known) == std::get<2>(family))
-      base = std::get<3>(known);
-  if (!base) {
-    base = nextBarrierId;
-    nextBarrierId += firsts.size();
-    if (nextBarrierId > 16)
+  if (rendezvous->kind != RendezvousKind::NamedBarrier)
+    return rendezvous;
+  if (injects(SyncFault::SharedBarrierIds)) {
+    rendezvous->idBase = 1;
+    return rendezvous;
+  }
+  // Named barrier ids: one family of ids per set of groups of warps (their
+  // threads and count, all that PTX requires to match), shared by the
+  // Fences that meet in the same groups.
+  NamedBarrierFamily family{rendezvous->first, rendezvous->stride,
+                            rendezvous->period, rendezvous->count,
+                            rendezvous->numIds};
+  auto it = llvm::find_if(namedBarriers,
+                          [&](auto &known) { return known.first == family; });
+  if (it == namedBarriers.end()) {
+    if (nextBarrierId + rendezvous->numIds > 16)
       return emitTranslationError(op->getLoc())
              << "the kernel needs more than the 15 named barriers a CTA has";
-    std::get<3>(family) = base;
-    namedBarriers.push_back(family);
+    namedBarriers.push_back({family, nextBarrierId});
+    nextBarrierId += rendezvous->numIds;
+    it = std::prev(namedBarriers.end());
   }
-  if (firsts.size() == 1)
-    return std::to_string(base);
-  std::string index = "exo_thread";
-  if (firsts[0])
-    index = "(" + index + " - " + std::to_string(firsts[0]) + ")";
-  return std::to_string(base) + " + " + index + " / " + std::to_string(stride);
+  rendezvous->idBase = it->second;
+  return rendezvous;
 }
 
-LogicalResult KernelEmitter::emitCollectiveBarrier(Operation *op,
-                                                   StringRef what) {
-  const CollTiling *tiling = state.module.collective->getTiling(op);
-  if (!tiling)
-    return emitInternalError(op->getLoc())
-           << "the collective analysis gave this " << what << " no tiling";
-  int64_t threads = tiling->getBoxThreads();
-  if (threads == 1)
-    return success();
-  if (params.clusterDim > 1 && threads == params.getNumThreads()) {
-    out.line("exo::cluster_sync();");
-    return success();
+void KernelEmitter::printRendezvous(const Rendezvous &rendezvous) {
+  switch (rendezvous.kind) {
+  case RendezvousKind::None:
+    return;
+  case RendezvousKind::WarpLanes:
+    if (rendezvous.laneMask) {
+      std::string mask;
+      llvm::raw_string_ostream os(mask);
+      os << llvm::format_hex(rendezvous.laneMask, 10);
+      out.line("__syncwarp(" + mask + "u);");
+      return;
+    }
+    if (rendezvous.lanes == 32) {
+      out.line("__syncwarp();");
+      return;
+    }
+    out.line("__syncwarp(" + std::to_string((1ull << rendezvous.lanes) - 1) +
+             "u << (exo_thread % 32 / " + std::to_string(rendezvous.lanes) +
+             " * " + std::to_string(rendezvous.lanes) + "));");
+    return;
+  case RendezvousKind::NamedBarrier: {
+    std::string id = std::to_string(rendezvous.idBase);
+    if (rendezvous.stride) {
+      std::string index = "exo_thread";
+      if (rendezvous.first)
+        index = "(" + index + " - " + std::to_string(rendezvous.first) + ")";
+      index += " / " + std::to_string(rendezvous.stride);
+      if (rendezvous.period)
+        index = "(" + index + ") % " + std::to_string(rendezvous.period);
+      id += " + " + index;
+    }
+    out.line(std::string("asm volatile(\"") +
+             (divergentPaths ? "barrier.sync" : "bar.sync") +
+             " %0, %1;\" :: \"r\"(" + id + "), \"r\"(" +
+             std::to_string(rendezvous.count) + ") : \"memory\");");
+    return;
   }
-  if (threads > params.blockDim)
-    return emitTranslationError(op->getLoc())
-           << "a " << what << " by " << threads
-           << " threads spans CTAs but not the whole cluster";
-  if (threads == params.blockDim) {
+  case RendezvousKind::CtaBarrier:
     out.line(divergentPaths
                  ? "asm volatile(\"barrier.sync 0;\" ::: \"memory\");"
                  : "__syncthreads();");
-    return success();
+    return;
+  case RendezvousKind::ClusterBarrier:
+    out.line("exo::cluster_sync();");
+    return;
   }
-  if (threads == 32) {
-    out.line("__syncwarp();");
-    return success();
-  }
-  if (threads < 32) {
-    if (!llvm::isPowerOf2_64(threads))
-      return emitTranslationError(op->getLoc())
-             << "a " << what << " by " << threads
-             << " threads of a warp needs a power-of-two collective";
-    out.line("__syncwarp(" + std::to_string((1ull << threads) - 1) +
-             "u << (exo_thread % 32 / " + std::to_string(threads) + " * " +
-             std::to_string(threads) + "));");
-    return success();
-  }
-  if (threads % 32 != 0)
-    return emitTranslationError(op->getLoc())
-           << "a " << what << " by " << threads << " threads needs whole warps";
-  FailureOr<std::string> id = getNamedBarrierId(op, threads);
-  if (failed(id))
-    return failure();
-  out.line(std::string("asm volatile(\"") +
-           (divergentPaths ? "barrier.sync" : "bar.sync") +
-           " %0, %1;\" :: \"r\"(" + *id + "), \"r\"(" +
-           std::to_string(threads) + ") : \"memory\");");
-  return success();
 }
 
 LogicalResult KernelEmitter::emitFence(FenceOp fence) {
@@ -188,12 +232,23 @@ LogicalResult KernelEmitter::emitFence(FenceOp fence) {
            << "TMA loads complete through the mbarrier they arrive at: "
               "await that barrier instead of a Fence on "
            << stringifySyncTimeline(pre);
-  out.comment(state.describe(fence));
-  if (failed(emitPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true)))
+  FenceLowering lowering;
+  FailureOr<SyncWaits> waits =
+      getPreWaits(fence, preFull, postTemporal, /*sameThreads=*/true);
+  if (failed(waits))
     return failure();
-  if (!fenceNeedsRendezvous(fence))
-    return success();
-  return emitCollectiveBarrier(fence, "Fence");
+  lowering.waits = *waits;
+  if (fenceNeedsRendezvous(fence)) {
+    FailureOr<Rendezvous> rendezvous = getRendezvous(fence, "Fence");
+    if (failed(rendezvous))
+      return failure();
+    lowering.rendezvous = *rendezvous;
+  }
+  out.comment(state.describe(fence));
+  printWaits(lowering.waits);
+  printRendezvous(lowering.rendezvous);
+  recordLowering(fence, lowering);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -380,16 +435,20 @@ KernelEmitter::getExpectedBytes(ArriveOp arrive, Value barrier) {
         const MbarrierRing &ring = plan.rings[barrier];
         const AccessView &access = accesses->back();
         unsigned next = 0;
-        for (auto [kind, ctaStride] :
-             llvm::zip(access.kinds, ring.ctaStrides)) {
+        for (auto [d, kind] : llvm::enumerate(access.kinds)) {
+          if (d >= ring.ctaStrides.size())
+            break;
           auto coordKind = static_cast<CoordKind>(kind);
+          bool acrossCtas = ring.ctaStrides[d] != 0;
           if (coordKind == CoordKind::Interval) {
             auto lo = dyn_cast<AffineConstantExpr>(access.exprs[next]);
             auto hi = dyn_cast<AffineConstantExpr>(access.exprs[next + 1]);
-            if (lo && hi && ctaStride)
+            if (lo && hi && acrossCtas)
               ctas *= hi.getValue() - lo.getValue();
-          } else if (coordKind == CoordKind::Full && ctaStride) {
-            ctas *= params.clusterDim / ctaStride;
+          } else if (coordKind == CoordKind::Full && acrossCtas) {
+            // The CTAs of the dimension: its extent, which is the whole
+            // cluster only when it spans it.
+            ctas *= ring.extents[d];
           }
           next += getCoordArity(coordKind);
         }
@@ -417,14 +476,22 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
              << "a commit group commits Sm80_cp_async, wgmma_async or "
                 "tma_to_gmem_async work";
     out.line("asm volatile(\"" + commit.str() + "\" ::: \"memory\");");
+    recordLowering(arrive, CommitLowering());
     return success();
   }
-  case BarrierKind::CudaClusterSync:
-    if (failed(emitPreWaits(arrive, preFull, getAwaitTimelines(barrier),
-                            /*sameThreads=*/false)))
+  case BarrierKind::CudaClusterSync: {
+    ClusterArriveLowering lowering;
+    FailureOr<SyncWaits> waits =
+        getPreWaits(arrive, preFull, getAwaitTimelines(barrier),
+                    /*sameThreads=*/false);
+    if (failed(waits))
       return failure();
+    lowering.waits = *waits;
+    printWaits(lowering.waits);
     out.line("exo::cluster_arrive();");
+    recordLowering(arrive, lowering);
     return success();
+  }
   case BarrierKind::CudaMbarrier:
     break;
   default:
@@ -432,76 +499,123 @@ LogicalResult KernelEmitter::emitArrive(ArriveOp arrive) {
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
-  if (failed(emitPreWaits(arrive, preFull, getAwaitTimelines(barrier),
-                          /*sameThreads=*/false)))
+  FailureOr<MbarrierArriveLowering> lowering = getMbarrierArrive(arrive);
+  if (failed(lowering))
     return failure();
+  FailureOr<std::string> slot = getArriveSlot(arrive);
+  if (failed(slot))
+    return failure();
+  printWaits(lowering->waits);
+  // The hardware arrives: from every thread, or from one elected thread per
+  // warp or warpgroup (SyncPlan.h; the ring counts its issuers).
+  int64_t issuer = getIssuerThreads(lowering->issuers);
+  if (lowering->syncWarp)
+    out.line("__syncwarp();");
+  if (issuer > 1)
+    out.open("if (exo_thread % " + std::to_string(issuer) + " == 0)");
+  if (lowering->expectBytes) {
+    out.line("exo::mbarrier_arrive_expect_tx(" + *slot + ", " +
+             std::to_string(*lowering->expectBytes) + ");");
+  } else {
+    out.line("exo::mbarrier_arrive(" + *slot + ");");
+  }
+  if (lowering->multicast)
+    printPeerArrives(*lowering, *slot);
+  if (issuer > 1)
+    out.close();
+  out.line("++" + getCounter(barrier, /*arrive=*/true) + ";");
+  recordLowering(arrive, *lowering);
+  return success();
+}
+
+FailureOr<std::string> KernelEmitter::getArriveSlot(ArriveOp arrive) {
+  Value barrier = arrive.getBarriers().front();
   FailureOr<SmallVector<AccessView>> accesses =
       splitAccesses(arrive, arrive.getCoordKinds(), arrive.getCoordCounts(),
                     arrive.getCoords());
   if (failed(accesses))
     return failure();
-  const MbarrierRing &ring = plan.rings[barrier];
-  std::string counter = getCounter(barrier, /*arrive=*/true);
-  auto lift = [&](const AccessView &access) {
-    return llvm::map_to_vector(access.exprs, [&](AffineExpr e) {
-      return state.space.lift(e, arrive.getCtrl());
-    });
-  };
-  StringRef name = state.names.lookup(barrier);
+  // A multicast arrive (`>> z[own] >> z[:]`) arrives at the element of its
+  // last window in each CTA: the slice within the CTA is that window's.
   bool multicast = arrive.getBarriers().size() > 1;
-  if (multicast)
+  const AccessView &access = multicast ? accesses->back() : accesses->front();
+  SmallVector<AffineExpr> exprs =
+      llvm::map_to_vector(access.exprs, [&](AffineExpr e) {
+        return state.space.lift(e, arrive.getCtrl());
+      });
+  FailureOr<std::string> slice =
+      getSlice(barrier, access.kinds, exprs, arrive.getLoc());
+  if (failed(slice))
+    return failure();
+  return getSlot(state.names.lookup(barrier), *slice, plan.rings[barrier],
+                 getCounter(barrier, /*arrive=*/true));
+}
+
+FailureOr<MbarrierArriveLowering>
+KernelEmitter::getMbarrierArrive(ArriveOp arrive) {
+  Value barrier = arrive.getBarriers().front();
+  MbarrierArriveLowering lowering;
+  FailureOr<SyncWaits> waits =
+      getPreWaits(arrive, exoam::getFullTimelines(arrive.getTimeline()),
+                  getAwaitTimelines(barrier), /*sameThreads=*/false);
+  if (failed(waits))
+    return failure();
+  lowering.waits = *waits;
+  ArriveLowering decision = syncPlan.getArriveLowering(arrive);
+  lowering.issuers = decision.issuers;
+  lowering.syncWarp = decision.syncWarp && !injects(SyncFault::NoSyncwarp);
+  lowering.peerRelease =
+      decision.releaseCluster && !injects(SyncFault::RelaxedPeerArrives);
+  lowering.multicast = arrive.getBarriers().size() > 1;
+  if (lowering.multicast) {
     for (Value other : arrive.getBarriers())
       if (other != barrier)
         return emitTranslationError(arrive.getLoc())
                << "a multicast arrive names one barrier variable";
-  // A multicast arrive (`>> z[own] >> z[:]`) arrives at the element in
-  // every CTA of its last window.
-  const AccessView &access = multicast ? accesses->back() : accesses->front();
-  FailureOr<std::string> slice =
-      getSlice(barrier, access.kinds, lift(access), arrive.getLoc());
-  if (failed(slice))
-    return failure();
-  std::string slot = getSlot(name, *slice, ring, counter);
-  std::optional<int64_t> bytes;
-  if (!multicast) {
-    FailureOr<std::optional<int64_t>> expected =
-        getExpectedBytes(arrive, barrier);
-    if (failed(expected))
+    FailureOr<std::pair<int64_t, int64_t>> window =
+        getMulticastWindow(arrive, plan.rings[barrier]);
+    if (failed(window))
       return failure();
-    bytes = *expected;
+    std::tie(lowering.windowCtas, lowering.windowStride) = *window;
+    if (injects(SyncFault::ClusterWideMulticast))
+      std::tie(lowering.windowCtas, lowering.windowStride) =
+          std::make_pair(params.clusterDim, int64_t(1));
+    return lowering;
   }
-  // The hardware arrives: from every thread, or from one elected thread per
-  // warp or warpgroup (SyncPlan.h; the ring counts its issuers).
-  ArriveLowering lowering = syncPlan.getArriveLowering(arrive);
-  int64_t issuer = getIssuerThreads(lowering.issuers);
-  if (lowering.syncWarp)
-    out.line("__syncwarp();");
-  if (issuer > 1)
-    out.open("if (exo_thread % " + std::to_string(issuer) + " == 0)");
-  if (bytes) {
-    out.line("exo::mbarrier_arrive_expect_tx(" + slot + ", " +
-             std::to_string(*bytes) + ");");
-  } else {
-    out.line("exo::mbarrier_arrive(" + slot + ");");
-  }
-  if (multicast) {
-    StringRef peerArrive = lowering.releaseCluster
+  FailureOr<std::optional<int64_t>> expected =
+      getExpectedBytes(arrive, barrier);
+  if (failed(expected))
+    return failure();
+  lowering.expectBytes = *expected;
+  return lowering;
+}
+
+void KernelEmitter::printPeerArrives(const MbarrierArriveLowering &lowering,
+                                     const std::string &slot) {
+  std::string peerArrive = lowering.peerRelease
                                ? "exo::mbarrier_arrive_peer_release"
                                : "exo::mbarrier_arrive_peer";
-    std::string clusterDim = std::to_string(params.clusterDim);
-    if (params.clusterDim == 2) {
-      out.line(peerArrive.str() + "(" + slot + ", exo_cta ^ 1);");
-    } else {
-      out.line("for (int exo_peer = 1; exo_peer < " + clusterDim +
-               "; ++exo_peer)");
-      out.line("  " + peerArrive.str() + "(" + slot +
-               ", (exo_cta + exo_peer) % " + clusterDim + ");");
-    }
+  int64_t n = lowering.windowCtas, stride = lowering.windowStride;
+  if (n == 2 && llvm::isPowerOf2_64(stride)) {
+    out.line(peerArrive + "(" + slot + ", exo_cta ^ " + std::to_string(stride) +
+             ");");
+    return;
   }
-  if (issuer > 1)
-    out.close();
-  out.line("++" + counter + ";");
-  return success();
+  std::string count = std::to_string(n);
+  if (n == params.clusterDim && stride == 1) {
+    out.line("for (int exo_peer = 1; exo_peer < " + count + "; ++exo_peer)");
+    out.line("  " + peerArrive + "(" + slot + ", (exo_cta + exo_peer) % " +
+             count + ");");
+    return;
+  }
+  // The window's CTAs are `stride` ranks apart; the issuer's is number
+  // exo_cta / stride % n of them.
+  std::string strideText = std::to_string(stride);
+  std::string index = "exo_cta / " + strideText + " % " + count;
+  out.line("for (int exo_peer = 1; exo_peer < " + count + "; ++exo_peer)");
+  out.line("  " + peerArrive + "(" + slot + ", exo_cta + ((" + index +
+           " + exo_peer) % " + count + " - " + index + ") * " + strideText +
+           ");");
 }
 
 LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
@@ -523,9 +637,13 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
              " " + std::to_string(n) + ";\" ::: \"memory\");");
     // cp.async writes through the generic proxy: async-proxy readers need
     // a proxy fence after the wait.
-    if (*committed == SyncTimeline::Sm80_cp_async &&
-        (postTemporal & kAsyncProxyTimelines))
+    CommitLowering lowering;
+    lowering.proxyFenceAfterWait = *committed == SyncTimeline::Sm80_cp_async &&
+                                   (postTemporal & kAsyncProxyTimelines) &&
+                                   !injects(SyncFault::NoProxyFences);
+    if (lowering.proxyFenceAfterWait)
       out.line("exo::fence_proxy_async();");
+    recordLowering(await, lowering);
     return success();
   }
   case BarrierKind::CudaClusterSync:
@@ -538,6 +656,11 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
            << "barrier mechanism " << stringifyBarrierKind(kind)
            << " has no CUDA lowering";
   }
+  MbarrierAwaitLowering lowering;
+  lowering.scope = injects(SyncFault::CtaAcquire)
+                       ? MbarrierScope::Cta
+                       : syncPlan.getAcquireScope(barrier);
+  recordLowering(await, lowering);
   const MbarrierRing &ring = plan.rings[barrier];
   FailureOr<std::string> slice = getSlice(
       barrier, await.getCoordKinds(),
@@ -549,8 +672,10 @@ LogicalResult KernelEmitter::emitAwait(AwaitOp await) {
     std::string parity =
         ring.depth == 1 ? index + " % 2"
                         : index + " / " + std::to_string(ring.depth) + " % 2";
-    out.line("exo::mbarrier_wait(" + getSlot(name, *slice, ring, index) + ", " +
-             parity + ");");
+    out.line((lowering.scope == MbarrierScope::Cluster
+                  ? "exo::mbarrier_wait_acquire_cluster("
+                  : "exo::mbarrier_wait(") +
+             getSlot(name, *slice, ring, index) + ", " + parity + ");");
   };
   if (n >= 0) {
     // Pairs with the n-th latest arrive: the awaiting threads must be the

@@ -29,7 +29,14 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+namespace mlir::exogpu {
+class BufferSharingAnalysis;
+} // namespace mlir::exogpu
+
 namespace mlir::exogpu::cuda {
+
+/// The scope of the release or acquire of an mbarrier operation.
+enum class MbarrierScope { Cta, Cluster };
 
 /// Which threads of a collective issue the hardware arrives of one
 /// collective `Arrive` on an mbarrier.
@@ -58,9 +65,20 @@ struct ArriveLowering {
   bool releaseCluster = false;
 };
 
-/// The collectives that execute `op`, one thread set per value of the
-/// enclosing cuda_threads iterators (all of them: at most one per thread of
-/// the cluster).
+/// One collective that executes a statement: the values of the enclosing
+/// cuda_threads iterators and the threads they select.
+struct CollectiveInstance {
+  DenseMap<Value, int64_t> iterators;
+  ThreadSet threads;
+};
+
+/// The collectives that execute `op`, one per value of the enclosing
+/// cuda_threads iterators (at most one per thread of the cluster), but for
+/// those that an enclosing `if` over these iterators alone rules out.
+FailureOr<SmallVector<CollectiveInstance>>
+enumerateCollectives(const CollectiveAnalysis &collective, Operation *op);
+
+/// The thread sets of enumerateCollectives.
 FailureOr<SmallVector<ThreadSet>>
 getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op);
 
@@ -71,6 +89,7 @@ public:
   /// analysis cannot say which threads execute a statement.
   static FailureOr<SyncPlan> build(DeviceFunctionOp kernel,
                                    const CollectiveAnalysis &collective,
+                                   BufferSharingAnalysis &sharing,
                                    CollParams params);
 
   /// Whether `op` (a Fence or an Arrive that orders generic accesses before
@@ -82,6 +101,12 @@ public:
 
   /// The lowering of an Arrive on a CudaMbarrier.
   ArriveLowering getArriveLowering(ArriveOp arrive) const;
+
+  /// The scope at which awaits of mbarrier `barrier` acquire: the cluster's
+  /// where an arrive at it from another CTA releases at cluster scope (a
+  /// release and an acquire order memory only when both scopes contain
+  /// both threads, PTX ISA "Memory Consistency Model"), else the CTA's.
+  MbarrierScope getAcquireScope(Value barrier) const;
 
 private:
   friend class SyncPlanBuilder;

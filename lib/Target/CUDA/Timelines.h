@@ -67,14 +67,21 @@ inline bool callUsesTimelines(CallOp call, uint32_t timelines) {
   return false;
 }
 
+/// Accesses through the generic proxy to memory other threads reach: plain
+/// loads and stores, and cp.async, which writes shared memory through the
+/// generic proxy (PTX ISA "cp.async").
+inline const uint32_t kGenericProxyTimelines =
+    getQualBit(QualTimeline::cuda_in_order_ram_qual) |
+    getQualBit(QualTimeline::Sm80_cp_async_qual);
+
 /// Whether a synchronization whose pre-set has full timelines `preFull` and
 /// whose post-set has temporal timelines `postTemporal` orders generic-proxy
-/// accesses (cuda_in_order_ram) before async-proxy ones: the case that needs
-/// `fence.proxy.async` in the threads that made the generic accesses
-/// (seeds/004 "async proxy").
+/// accesses (plain ones or cp.async copies) before async-proxy ones: the
+/// case that needs `fence.proxy.async` in the threads that made the generic
+/// accesses (seeds/004 "async proxy").
 inline bool ordersGenericBeforeAsyncProxy(uint32_t preFull,
                                           uint32_t postTemporal) {
-  return (preFull & getQualBit(QualTimeline::cuda_in_order_ram_qual)) &&
+  return (preFull & kGenericProxyTimelines) &&
          (postTemporal & kAsyncProxyTimelines);
 }
 

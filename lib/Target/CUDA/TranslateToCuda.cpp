@@ -16,6 +16,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -52,11 +53,36 @@ static std::string getSourceName(ModuleOp module) {
   return "<stdin>";
 }
 
-LogicalResult mlir::exogpu::translateModuleToCuda(ModuleOp module,
-                                                  raw_ostream &os) {
+std::optional<unsigned> mlir::exogpu::parseSyncFaults(StringRef list) {
+  unsigned faults = 0;
+  SmallVector<StringRef> names;
+  list.split(names, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    std::optional<SyncFault> fault =
+        llvm::StringSwitch<std::optional<SyncFault>>(name.trim())
+            .Case("relaxed-peer-arrives", SyncFault::RelaxedPeerArrives)
+            .Case("no-syncwarp", SyncFault::NoSyncwarp)
+            .Case("no-proxy-fences", SyncFault::NoProxyFences)
+            .Case("cta-acquire", SyncFault::CtaAcquire)
+            .Case("warp-barriers", SyncFault::WarpBarriers)
+            .Case("shared-barrier-ids", SyncFault::SharedBarrierIds)
+            .Case("cluster-wide-multicast", SyncFault::ClusterWideMulticast)
+            .Case("no-commit-before-wait", SyncFault::NoCommitBeforeWait)
+            .Default(std::nullopt);
+    if (!fault)
+      return std::nullopt;
+    faults |= static_cast<unsigned>(*fault);
+  }
+  return faults;
+}
+
+LogicalResult
+mlir::exogpu::translateModuleToCuda(ModuleOp module, raw_ostream &os,
+                                    const CudaTranslationOptions &options) {
   FailureOr<std::unique_ptr<ModuleState>> state = analyze(module);
   if (failed(state))
     return failure();
+  (*state)->options = options;
   // Emit into a buffer: nothing is written if a construct fails.
   std::string text;
   llvm::raw_string_ostream file(text);
@@ -176,7 +202,11 @@ void mlir::exogpu::registerToCudaTranslation() {
   };
   TranslateFromMLIRRegistration toCuda(
       "to-cuda", "translate an exogpu module to CUDA C++",
-      translate("to-cuda", translateModuleToCuda), registerDialects);
+      translate("to-cuda",
+                [](ModuleOp module, raw_ostream &os) {
+                  return translateModuleToCuda(module, os);
+                }),
+      registerDialects);
   TranslateFromMLIRRegistration toHeader(
       "to-cuda-header",
       "write the C/C++ header of an exogpu module's host functions",

@@ -31,6 +31,7 @@
 #include "ExoGPU/Analysis/DistributedMemory.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "ExoGPU/Target/CUDA/TranslateToCuda.h"
 #include "mlir/IR/AsmState.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -159,6 +160,7 @@ struct TensorMapInfo {
 /// The state of one module's translation.
 struct ModuleState {
   ModuleOp module;
+  CudaTranslationOptions options;
   std::unique_ptr<CollectiveAnalysis> collective;
   std::unique_ptr<DistributedMemoryAnalysis> distributed;
 };

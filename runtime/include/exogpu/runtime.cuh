@@ -237,6 +237,25 @@ EXOGPU_DEVICE void mbarrier_wait(uint64_t *bar, unsigned parity) {
   } while (!done);
 }
 
+/// mbarrier_wait with acquire semantics at cluster scope: pairs with
+/// arrives that release at cluster scope from other CTAs of the cluster
+/// (an acquire at CTA scope, the default, does not contain their threads).
+EXOGPU_DEVICE void mbarrier_wait_acquire_cluster(uint64_t *bar,
+                                                 unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile("{\n"
+                 "  .reg .pred p;\n"
+                 "  mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 "
+                 "p, [%1], %2;\n"
+                 "  selp.u32 %0, 1, 0, p;\n"
+                 "}"
+                 : "=r"(done)
+                 : "r"(smem_address(bar)), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+
 /// Arrives at `bar` (this CTA's shared memory).
 EXOGPU_DEVICE void mbarrier_arrive(uint64_t *bar) {
 #if __CUDA_ARCH__ >= 900

@@ -116,9 +116,11 @@ exogpu.proc @async_copies(%g: f32[512] @CudaGmemLinear) {
 // CHECK-NEXT: asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 // CHECK-NEXT: // fence.mlir:{{[0-9]+}}: call @wgmma
 // CHECK: // fence.mlir:{{[0-9]+}}: fence(wgmma_async, cuda_in_order)
+// CHECK-NEXT: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK-NEXT: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK-NEXT: asm volatile("bar.sync %0, %1;" :: "r"(1 + exo_thread / 128), "r"(128) : "memory");
 // CHECK: // fence.mlir:{{[0-9]+}}: fence(cuda_generic_and_async, cuda_in_order)
+// CHECK-NEXT: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK-NEXT: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK-NEXT: asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 // CHECK-NEXT: exo::cluster_sync();
@@ -148,6 +150,7 @@ exogpu.proc @tensor_cores(%g: f32[1024] @CudaGmemLinear) {
 // set): cp.async.bulk.wait_group 0 before the buffer is reused.
 // CHECK-LABEL: bulk_kernel(
 // CHECK: // fence.mlir:{{[0-9]+}}: fence(tma_to_gmem_async, cuda_in_order)
+// CHECK-NEXT: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 // CHECK-NEXT: asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 // CHECK-NEXT: }
 exogpu.proc @bulk(%g: f32[16] @CudaGmemLinear) {

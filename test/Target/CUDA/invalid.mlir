@@ -178,54 +178,12 @@ exogpu.proc @named_barriers(%g: f32[64] @CudaGmemLinear) {
 
 // -----
 
-// __syncwarp(mask) synchronizes aligned power-of-two lane groups.
-exogpu.proc @odd_lanes(%g: f32[64] @CudaGmemLinear) {
-  exogpu.device_function(blockDim = 24) {
-    exogpu.for %task in cuda_tasks(0, 1) {
-      exogpu.for %p in cuda_threads(0, 2, unit = 12 * cuda_thread) {
-        // expected-error @below {{a Fence by 12 threads of a warp needs a power-of-two collective}}
-        exogpu.fence(cuda_in_order, cuda_in_order)
-      }
-    }
-  }
-}
-
-// -----
-
-// Named barriers count whole warps.
-exogpu.proc @partial_warps(%g: f32[64] @CudaGmemLinear) {
-  exogpu.device_function(blockDim = 96) {
-    exogpu.for %task in cuda_tasks(0, 1) {
-      exogpu.for %p in cuda_threads(0, 2, unit = 48 * cuda_thread) {
-        // expected-error @below {{a Fence by 48 threads needs whole warps}}
-        exogpu.fence(cuda_in_order, cuda_in_order)
-      }
-    }
-  }
-}
-
-// -----
-
-// ... and contiguous ones.
-exogpu.proc @strided_warps(%g: f32[4] @CudaGmemLinear) {
-  exogpu.device_function(blockDim = 128) {
-    exogpu.for %task in cuda_tasks(0, 1) {
-      exogpu.for %p in cuda_threads(0, 2, unit = 64 * cuda_threads_strided(1, 2)) {
-        // expected-error @below {{a synchronization of 64 threads needs them to be whole, contiguous warps}}
-        exogpu.fence(cuda_in_order, cuda_in_order)
-      }
-    }
-  }
-}
-
-// -----
-
 // Only the cluster barrier spans CTAs.
 exogpu.proc @two_of_four_ctas(%g: f32[64] @CudaGmemLinear) {
   exogpu.device_function(clusterDim = 4, blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, 1) {
       exogpu.for %p in cuda_threads(0, 2, unit = 2 * cuda_cta_in_cluster) {
-        // expected-error @below {{a Fence by 64 threads spans CTAs but not the whole cluster}}
+        // expected-error @below {{no hardware barrier synchronizes this Fence: its collective [0, 63] spans CTAs but is not the whole cluster}}
         exogpu.fence(cuda_in_order, cuda_in_order)
       }
     }
