@@ -126,8 +126,9 @@ static std::string patternToRegex(StringRef pattern) {
 }
 
 LogicalResult MatchOp::verify() {
-  if (!getKind() && !getIter() && !getLabel() && !getPattern())
-    return emitOpError("needs at least one of kind, iter, label or pattern");
+  if (!getKind() && !getIter() && !getLabel() && !getPattern() && !getProc())
+    return emitOpError(
+        "needs at least one of kind, iter, label, pattern or proc");
   // A pattern needs no check: patternToRegex escapes every regex
   // metacharacter, so each pattern is a valid regex.
   return success();
@@ -144,7 +145,10 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
   OpPrintingFlags flags;
   flags.skipRegions();
   auto matches = [&](Operation *op) {
-    if (op->getParentOfType<InstrOp>() || !op->getParentOfType<ProcOp>())
+    auto proc = op->getParentOfType<ProcOp>();
+    if (op->getParentOfType<InstrOp>() || !proc)
+      return false;
+    if (getProc() && proc.getSymName() != *getProc())
       return false;
     if (!isProcStatement(op) && !isDataExpressionOp(op))
       return false;
@@ -162,7 +166,6 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
         return false;
     }
     if (regex) {
-      Operation *proc = op->getParentOfType<ProcOp>();
       std::unique_ptr<AsmState> &asmState = states[proc];
       if (!asmState)
         asmState = std::make_unique<AsmState>(proc, flags);
