@@ -182,11 +182,11 @@ def parse_diagnostics(text: str,
     flush_pending()
     for diagnostic in diagnostics:
         for each in [diagnostic, *diagnostic.notes]:
-            _quote_python_line(each)
+            quote_python_line(each)
     return diagnostics
 
 
-def _quote_python_line(diagnostic: Diagnostic) -> None:
+def quote_python_line(diagnostic: Diagnostic) -> None:
     """Quotes the Python line of a diagnostic located in a `.py` file (a
     proc of the Python frontend): the tool quoted the generated MLIR, or
     nothing."""
