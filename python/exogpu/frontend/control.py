@@ -15,7 +15,7 @@ as opaque terms (after dividing out constant factors).
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, Optional, Tuple
 
 
 @dataclasses.dataclass(frozen=True)
@@ -231,5 +231,3 @@ class Condition:
                 else result.conjoin(negated_conjunct)
         return result
 
-
-Number = Union[int, float]

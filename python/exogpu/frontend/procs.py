@@ -173,6 +173,7 @@ def _function_node(function: Any) -> ast.FunctionDef:
     if code is None:
         raise TypeError(f"@proc and @instr decorate functions, not "
                         f"{function!r}")
+    linecache.checkcache(code.co_filename)  # the file may have changed
     lines = linecache.getlines(code.co_filename, function.__globals__)
     if not lines:
         raise TypeError(f"the source of {function.__name__} is not "

@@ -172,9 +172,9 @@ class Translator:
                 raise self.error(sub, f"{what} is a compile-time value; "
                                       f"'{sub.id}' is a variable of the "
                                       "proc")
-        code = compile(ast.fix_missing_locations(ast.Expression(node)),
-                       self.file, "eval")
         try:
+            code = compile(ast.fix_missing_locations(ast.Expression(node)),
+                           self.file, "eval")
             return eval(code, dict(self.namespace))  # noqa: S307
         except Exception as failure:  # the user's expression failed
             raise self.error(node, f"{what}: {type(failure).__name__}: "
@@ -250,6 +250,10 @@ class Translator:
                                        "control operator (control "
                                        "expressions use + - * / // %)")
             lhs, rhs = self.control(node.left), self.control(node.right)
+            if op in ("/", "mod") and (rhs.op != "const" or rhs.value <= 0):
+                raise self.error(node.right, "control expressions divide by "
+                                             "positive integer constants "
+                                             "(Fig. 1: c / n, c mod n)")
             folded = _fold(op, lhs, rhs)
             if folded is not None:
                 return CExpr.const(folded)
@@ -998,14 +1002,16 @@ class Translator:
 
 def _fold(op: str, lhs: CExpr, rhs: CExpr) -> Optional[int]:
     """The value of `lhs op rhs` if both are constants (floor division and
-    a non-negative remainder, as the dialect's `/` and `mod`)."""
+    a non-negative remainder by a positive divisor, as the dialect's `/` and
+    `mod`)."""
     if lhs.op != "const" or rhs.op != "const":
         return None
     a, b = lhs.value, rhs.value
-    if op in ("/", "mod") and b <= 0:
-        return None
-    return {"+": a + b, "-": a - b, "*": a * b,
-            "/": a // b if b else 0, "mod": a % b if b else 0}[op]
+    if op == "/":
+        return a // b
+    if op == "mod":
+        return a % b
+    return {"+": a + b, "-": a - b, "*": a * b}[op]
 
 
 def _op_text(op: ast.AST) -> str:

@@ -183,6 +183,8 @@ class CollUnit:
     __mul__ = __rmul__
 
     def __call__(self, *args: int) -> "CollUnit":
+        for arg in args:
+            _check(arg, int, f"the parameters of {self.name}")
         return CollUnit(self.name, self.scale, tuple(args))
 
     def __repr__(self) -> str:
@@ -242,6 +244,9 @@ class CudaWarpConfig:
     setmaxnreg_inc: int = 0
 
     def mlir_text(self) -> str:
+        _check(self.name, str, "a warp group's name")
+        for value in (self.count, self.setmaxnreg_dec, self.setmaxnreg_inc):
+            _check(value, int, "a warp group's count and registers")
         return (f'"{self.name}" = ({self.count}, {self.setmaxnreg_dec}, '
                 f"{self.setmaxnreg_inc})")
 
@@ -257,8 +262,10 @@ class CudaDeviceFunction:
     def mlir_fields(self) -> str:
         fields = []
         if self.clusterDim is not None:
+            _check(self.clusterDim, int, "clusterDim")
             fields.append(f"clusterDim = {self.clusterDim}")
         if self.blockDim is not None:
+            _check(self.blockDim, int, "blockDim")
             fields.append(f"blockDim = {self.blockDim}")
         if self.warp_config is not None:
             groups = list(self.warp_config)
@@ -279,10 +286,14 @@ class CudaWarps:
     name: Optional[str] = None
 
     def mlir_fields(self) -> str:
-        text = f' "{self.name}"' if self.name is not None else ""
+        text = ""
+        if self.name is not None:
+            text = f' "{_check(self.name, str, "a warp group name")}"'
         if self.lo is not None or self.hi is not None:
             if self.lo is None or self.hi is None:
                 raise TypeError("CudaWarps takes both lo and hi, or neither")
+            _check(self.lo, int, "CudaWarps' lo")
+            _check(self.hi, int, "CudaWarps' hi")
             text += f"({self.lo}, {self.hi})"
         if not text:
             raise TypeError("CudaWarps takes a warp range (lo, hi), a name, "
@@ -329,6 +340,19 @@ class Arg:
             fields.append("atomic = [" + ", ".join(
                 _qual(t).name for t in self.atomic) + "]")
         return ", ".join(fields)
+
+
+def _check(value, expected: type, what: str):
+    """`value`, if it is of the `expected` Python type (bools are not
+    integers); else TypeError."""
+    if not isinstance(value, expected) or isinstance(value, bool):
+        kind = "an integer" if expected is int else "a string"
+        raise TypeError(f"{what} must be {kind}, got {value!r}")
+    if expected is str and (not value or not all(
+            c.isalnum() or c in "_-." for c in value)):
+        raise TypeError(f"{what} is a name of letters, digits, '_', '-' "
+                        f"or '.', got {value!r}")
+    return value
 
 
 def _unit(value) -> CollUnit:

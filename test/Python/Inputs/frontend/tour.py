@@ -1,0 +1,71 @@
+"""Constructs of the frontend's language the examples do not use
+(test_frontend.py checks the text each becomes, and that the tools accept
+it)."""
+
+from __future__ import annotations
+
+from exogpu.lang import *
+from exogpu.stdlib import sm90a
+
+TILE = 128  # a module constant in control expressions
+RING = 4
+
+
+@instr(cuda="{dst.0} = {src.0} * 2.0f;", unit=cuda_thread)
+def double1(dst: f32[1] @ CudaRmem,
+            src: f32[1] @ CudaGmemLinear @ Arg(init=cuda_in_order_ram_qual)):
+    """An instruction written in Python: its body is its meaning."""
+    dst[0] = src[0] * 2.0
+
+
+@proc
+def host_tour(N: size, i0: index, flag: bool, h: f32[N] @ DRAM,
+              g: f32[N] @ DRAM):
+    assert N % TILE == 0 and N >= TILE or N == 1
+    assert N > 0 or flag
+    for i in seq(0, N // 2):
+        h[i] = 2.0 * h[i] - h[i] / 3.0 + max(h[i], -0.5)
+        g[i] += exp2(h[i]) * log2(h[i] + 1e-05)
+    if i0 < N:
+        h[i0] = 1
+    else:
+        h[0] = -1.5
+    if 0 <= i0 < N - 1 and i0 != 3:
+        h[i0 + 1] = h[(i0 + 1) % 7]
+    if flag:
+        g[0] = 0.0
+    t: f32 @ DRAM
+    t = h[0]
+    t += g[0]
+    h[1] = t
+
+
+@proc
+def device_tour(N: size, x: f32[N] @ CudaGmemLinear):
+    assert N % TILE == 0
+    with CudaDeviceFunction(blockDim=TILE):
+        for task in cuda_tasks(0, N / TILE):
+            chunk = x[task * TILE:task * TILE + TILE]
+            ring: barrier[RING] @ CudaMbarrier(guarded=True)
+            bar: barrier @ CudaMbarrier
+            for t in cuda_threads(0, TILE, unit=cuda_thread):
+                acc: f32[1] @ CudaRmem
+                double1(acc[:], chunk[t:t + 1])
+                with CudaAsync(wgmma_async):
+                    chunk[t] = acc[0] + 1.0
+            Arrive(cuda_in_order) >> bar
+            Await(bar, cuda_in_order)
+            Fence(cuda_in_order, cuda_in_order)
+
+
+def make_scaled(factor):
+    """A proc made by a function: the closure's values are constants."""
+
+    @proc
+    def scaled(N: size, h: f32[N] @ DRAM):
+        for i in seq(0, N):
+            h[i] = h[i] * factor
+    return scaled
+
+
+scaled_by_3 = make_scaled(3.0)
