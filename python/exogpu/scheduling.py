@@ -47,7 +47,7 @@ from .errors import (Diagnostic, Location, ToolError, parse_diagnostics,
 from .frontend import vocabulary as v
 from .frontend.libraries import LibraryInstr
 from .frontend.procs import Callable, Proc, derived
-from .frontend.translate import mlir_string
+from .frontend.expressions import mlir_string
 from .source import Source
 
 _HANDLE = "!transform.any_op"

@@ -216,11 +216,15 @@ def proc(function: Any = None) -> Any:
     """Decorator: reads a Python function as an ExoGPU proc (`Proc`)."""
     if function is None:
         return proc
-    node = _function_node(function)
-    file = os.path.abspath(function.__code__.co_filename)
-    translator = Translator(node, _namespace(function), file)
-    return Proc(translator.translate_proc(), file,
-                function.__code__.co_firstlineno)
+    try:
+        node = _function_node(function)
+        file = os.path.abspath(function.__code__.co_filename)
+        translation = Translator(node, _namespace(function),
+                                 file).translate_proc()
+    except FrontendError as error:
+        # Shown at the proc's line, without the frontend's own frames.
+        raise error.with_traceback(None) from None
+    return Proc(translation, file, function.__code__.co_firstlineno)
 
 
 _INSTR_KEYS = ("cuda", "unit", "target", "barrier", "barrier_dist")
@@ -249,10 +253,15 @@ def instr(cuda: Optional[str] = None, **config: Any) -> Any:
     config["cuda"] = cuda
 
     def decorate(function: Any) -> Instr:
-        node = _function_node(function)
-        file = os.path.abspath(function.__code__.co_filename)
-        translator = Translator(node, _namespace(function), file)
-        decorator = node.decorator_list[0] if node.decorator_list else node
-        return Instr(translator.translate_instr(config, decorator), file,
-                     function.__code__.co_firstlineno)
+        try:
+            node = _function_node(function)
+            file = os.path.abspath(function.__code__.co_filename)
+            decorator = node.decorator_list[0] if node.decorator_list \
+                else node
+            translation = Translator(node, _namespace(function),
+                                     file).translate_instr(config, decorator)
+        except FrontendError as error:
+            # Shown at the instruction's line, without the frontend's frames.
+            raise error.with_traceback(None) from None
+        return Instr(translation, file, function.__code__.co_firstlineno)
     return decorate
