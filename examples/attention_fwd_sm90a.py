@@ -102,7 +102,8 @@ def attention_fwd_d128(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemLinear,
                         for d in seq(0, 2):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 Q_smem[d, :, :],
-                                Q_map[bh:bh + 1, i * 128:i * 128 + 128, d * 64:d * 64 + 64]) >> q_full
+                                Q_map[bh:bh + 1, i * 128:i * 128 + 128,
+                                      d * 64:d * 64 + 64]) >> q_full
                         Arrive(tma_to_smem_async, 1) >> q_full
                 # Consumers: two warpgroups, 64 query rows each.
                 with CudaWarps(name="consumer"):
@@ -121,13 +122,15 @@ def attention_fwd_d128(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemLinear,
                         for d in seq(0, 2):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 K_smem[0 % 2, d, :, :],
-                                K_map[bh:bh + 1, 0 * 128:0 * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                K_map[bh:bh + 1, 0 * 128:0 * 128 + 128,
+                                      d * 64:d * 64 + 64]) >> k_full
                         Arrive(tma_to_smem_async, 1) >> k_full
                         Await(v_empty, cuda_generic_and_async, ~2)
                         for d in seq(0, 2):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 V_smem[0 % 2, d, :, :],
-                                V_map[bh:bh + 1, 0 * 128:0 * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                V_map[bh:bh + 1, 0 * 128:0 * 128 + 128,
+                                      d * 64:d * 64 + 64]) >> v_full
                         Arrive(tma_to_smem_async, 1) >> v_full
                 with CudaWarps(name="consumer"):
                     Await(k_full, cuda_generic_and_async, ~0)
@@ -169,13 +172,15 @@ def attention_fwd_d128(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemLinear,
                             for d in seq(0, 2):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     K_smem[j % 2, d, :, :],
-                                    K_map[bh:bh + 1, j * 128:j * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                    K_map[bh:bh + 1, j * 128:j * 128 + 128,
+                                          d * 64:d * 64 + 64]) >> k_full
                             Arrive(tma_to_smem_async, 1) >> k_full
                             Await(v_empty, cuda_generic_and_async, ~2)
                             for d in seq(0, 2):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     V_smem[j % 2, d, :, :],
-                                    V_map[bh:bh + 1, j * 128:j * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                    V_map[bh:bh + 1, j * 128:j * 128 + 128,
+                                          d * 64:d * 64 + 64]) >> v_full
                             Arrive(tma_to_smem_async, 1) >> v_full
                     with CudaWarps(name="consumer"):
                         Await(k_full, cuda_generic_and_async, ~0)
@@ -188,7 +193,8 @@ def attention_fwd_d128(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemLinear,
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_bf16_m64n128k16(
                                         S_acc[wg, :, :],
-                                        Q_smem[d, wg * 64:wg * 64 + 64, kk * 16:kk * 16 + 16],
+                                        Q_smem[d, wg * 64:wg * 64 + 64,
+                                               kk * 16:kk * 16 + 16],
                                         K_smem[j % 2, d, :, kk * 16:kk * 16 + 16])
                             Arrive(wgmma_async, 1) >> cg[wg]
                         Await(v_full, cuda_generic_and_async, ~0)
@@ -242,8 +248,10 @@ def attention_fwd_d128(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemLinear,
                             for r in seq(0, 2):
                                 bias[wg, t, r] = 1.0 / l[wg, t, r]
                                 if t % 4 == 0:
-                                    LSE[bh, i * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (
-                                        m[wg, t, r] * c[wg, t] + log2(l[wg, t, r])) * 0.6931471805599453
+                                    LSE[bh,
+                                        i * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (
+                                        m[wg, t, r] * c[wg, t] + log2(l[wg, t,
+                                                                        r])) * 0.6931471805599453
                         Sm90_scale_d_rows_m64n128_f32(O_acc[wg, :, :], bias[wg, :, :])
                         for d in seq(0, 2):
                             Sm90_store_d_m64n128_tile64x64_bf16(
@@ -252,7 +260,8 @@ def attention_fwd_d128(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemLinear,
                         for t in cuda_threads(0, 1, unit=cuda_thread):
                             for d in seq(0, 2):
                                 Sm90_tma_store_3d_1x64x64_bf16(
-                                    O_map[bh:bh + 1, i * 128 + wg * 64:i * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
+                                    O_map[bh:bh + 1,
+                                          i * 128 + wg * 64:i * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
                                     Q_smem[d, wg * 64:wg * 64 + 64, :])
                             Arrive(tma_to_gmem_async, 1) >> store_cg[wg, t]
                             Await(store_cg[wg, t], cuda_in_order, 0)
@@ -301,7 +310,8 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                         for d in seq(0, 2):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 Q_smem[d, :, :],
-                                Q_map[bh:bh + 1, (S / 128 - 1 - i) * 128:(S / 128 - 1 - i) * 128 + 128, d * 64:d * 64 + 64]) >> q_full
+                                Q_map[bh:bh + 1,
+                                      (S / 128 - 1 - i) * 128:(S / 128 - 1 - i) * 128 + 128, d * 64:d * 64 + 64]) >> q_full
                         Arrive(tma_to_smem_async, 1) >> q_full
                 # Consumers: two warpgroups, 64 query rows each.
                 with CudaWarps(name="consumer"):
@@ -320,13 +330,15 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                         for d in seq(0, 2):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 K_smem[0 % 2, d, :, :],
-                                K_map[bh:bh + 1, (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                K_map[bh:bh + 1,
+                                      (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
                         Arrive(tma_to_smem_async, 1) >> k_full
                         Await(v_empty, cuda_generic_and_async, ~2)
                         for d in seq(0, 2):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 V_smem[0 % 2, d, :, :],
-                                V_map[bh:bh + 1, (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                V_map[bh:bh + 1,
+                                      (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
                         Arrive(tma_to_smem_async, 1) >> v_full
                 with CudaWarps(name="consumer"):
                     Await(k_full, cuda_generic_and_async, ~0)
@@ -369,13 +381,15 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                             for d in seq(0, 2):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     K_smem[j % 2, d, :, :],
-                                    K_map[bh:bh + 1, (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                    K_map[bh:bh + 1,
+                                          (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
                             Arrive(tma_to_smem_async, 1) >> k_full
                             Await(v_empty, cuda_generic_and_async, ~2)
                             for d in seq(0, 2):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     V_smem[j % 2, d, :, :],
-                                    V_map[bh:bh + 1, (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                    V_map[bh:bh + 1,
+                                          (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
                             Arrive(tma_to_smem_async, 1) >> v_full
                     with CudaWarps(name="consumer"):
                         Await(k_full, cuda_generic_and_async, ~0)
@@ -388,7 +402,8 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_bf16_m64n128k16(
                                         S_acc[wg, :, :],
-                                        Q_smem[d, wg * 64:wg * 64 + 64, kk * 16:kk * 16 + 16],
+                                        Q_smem[d, wg * 64:wg * 64 + 64,
+                                               kk * 16:kk * 16 + 16],
                                         K_smem[j % 2, d, :, kk * 16:kk * 16 + 16])
                             Arrive(wgmma_async, 1) >> cg[wg]
                         Await(v_full, cuda_generic_and_async, ~0)
@@ -431,7 +446,8 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                         for kk in seq(0, 8):
                             Sm90_mma_async_rs_bf16_m64n128k16_nmajor(
                                 O_acc[wg, :, :], P[wg, kk, :, :],
-                                V_smem[(S / 128 - i - 1) % 2, 0:2, kk * 16:kk * 16 + 16, :])
+                                V_smem[(S / 128 - i - 1) % 2, 0:2, kk * 16:kk * 16 + 16,
+                                       :])
                         Arrive(wgmma_async, 1) >> cg[wg]
                         Await(cg[wg], cuda_in_order, 0)
                     Arrive(cuda_in_order, 1) >> v_empty
@@ -443,7 +459,10 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                                 bias[wg, t, r] = 1.0 / l[wg, t, r]
                                 if t % 4 == 0:
                                     LSE[bh, (
-                                        S / 128 - 1 - i) * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (m[wg, t, r] * c[wg, t] + log2(l[wg, t, r])) * 0.6931471805599453
+                                        S / 128 - 1 - i) * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (m[wg,
+                                                                                                                  t, r] * c[wg,
+                                                                                                                            t] + log2(l[wg,
+                                                                                                                                        t, r])) * 0.6931471805599453
                         Sm90_scale_d_rows_m64n128_f32(O_acc[wg, :, :], bias[wg, :, :])
                         for d in seq(0, 2):
                             Sm90_store_d_m64n128_tile64x64_bf16(
@@ -452,7 +471,8 @@ def attention_fwd_d128_causal(BH: size, S: size, Q: bf16[BH, S, 128] @ CudaGmemL
                         for t in cuda_threads(0, 1, unit=cuda_thread):
                             for d in seq(0, 2):
                                 Sm90_tma_store_3d_1x64x64_bf16(
-                                    O_map[bh:bh + 1, (S / 128 - 1 - i) * 128 + wg * 64:(S / 128 - 1 - i) * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
+                                    O_map[bh:bh + 1,
+                                          (S / 128 - 1 - i) * 128 + wg * 64:(S / 128 - 1 - i) * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
                                     Q_smem[d, wg * 64:wg * 64 + 64, :])
                             Arrive(tma_to_gmem_async, 1) >> store_cg[wg, t]
                             Await(store_cg[wg, t], cuda_in_order, 0)
@@ -501,7 +521,8 @@ def attention_fwd_d64(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLinear,
                         for d in seq(0, 1):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 Q_smem[d, :, :],
-                                Q_map[bh:bh + 1, i * 128:i * 128 + 128, d * 64:d * 64 + 64]) >> q_full
+                                Q_map[bh:bh + 1, i * 128:i * 128 + 128,
+                                      d * 64:d * 64 + 64]) >> q_full
                         Arrive(tma_to_smem_async, 1) >> q_full
                 # Consumers: two warpgroups, 64 query rows each.
                 with CudaWarps(name="consumer"):
@@ -520,13 +541,15 @@ def attention_fwd_d64(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLinear,
                         for d in seq(0, 1):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 K_smem[0 % 3, d, :, :],
-                                K_map[bh:bh + 1, 0 * 128:0 * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                K_map[bh:bh + 1, 0 * 128:0 * 128 + 128,
+                                      d * 64:d * 64 + 64]) >> k_full
                         Arrive(tma_to_smem_async, 1) >> k_full
                         Await(v_empty, cuda_generic_and_async, ~3)
                         for d in seq(0, 1):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 V_smem[0 % 3, d, :, :],
-                                V_map[bh:bh + 1, 0 * 128:0 * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                V_map[bh:bh + 1, 0 * 128:0 * 128 + 128,
+                                      d * 64:d * 64 + 64]) >> v_full
                         Arrive(tma_to_smem_async, 1) >> v_full
                 with CudaWarps(name="consumer"):
                     Await(k_full, cuda_generic_and_async, ~0)
@@ -568,13 +591,15 @@ def attention_fwd_d64(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLinear,
                             for d in seq(0, 1):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     K_smem[j % 3, d, :, :],
-                                    K_map[bh:bh + 1, j * 128:j * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                    K_map[bh:bh + 1, j * 128:j * 128 + 128,
+                                          d * 64:d * 64 + 64]) >> k_full
                             Arrive(tma_to_smem_async, 1) >> k_full
                             Await(v_empty, cuda_generic_and_async, ~3)
                             for d in seq(0, 1):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     V_smem[j % 3, d, :, :],
-                                    V_map[bh:bh + 1, j * 128:j * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                    V_map[bh:bh + 1, j * 128:j * 128 + 128,
+                                          d * 64:d * 64 + 64]) >> v_full
                             Arrive(tma_to_smem_async, 1) >> v_full
                     with CudaWarps(name="consumer"):
                         Await(k_full, cuda_generic_and_async, ~0)
@@ -587,7 +612,8 @@ def attention_fwd_d64(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLinear,
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_bf16_m64n128k16(
                                         S_acc[wg, :, :],
-                                        Q_smem[d, wg * 64:wg * 64 + 64, kk * 16:kk * 16 + 16],
+                                        Q_smem[d, wg * 64:wg * 64 + 64,
+                                               kk * 16:kk * 16 + 16],
                                         K_smem[j % 3, d, :, kk * 16:kk * 16 + 16])
                             Arrive(wgmma_async, 1) >> cg[wg]
                         Await(v_full, cuda_generic_and_async, ~0)
@@ -641,8 +667,10 @@ def attention_fwd_d64(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLinear,
                             for r in seq(0, 2):
                                 bias[wg, t, r] = 1.0 / l[wg, t, r]
                                 if t % 4 == 0:
-                                    LSE[bh, i * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (
-                                        m[wg, t, r] * c[wg, t] + log2(l[wg, t, r])) * 0.6931471805599453
+                                    LSE[bh,
+                                        i * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (
+                                        m[wg, t, r] * c[wg, t] + log2(l[wg, t,
+                                                                        r])) * 0.6931471805599453
                         Sm90_scale_d_rows_m64n64_f32(O_acc[wg, :, :], bias[wg, :, :])
                         for d in seq(0, 1):
                             Sm90_store_d_m64n64_tile64x64_bf16(
@@ -651,7 +679,8 @@ def attention_fwd_d64(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLinear,
                         for t in cuda_threads(0, 1, unit=cuda_thread):
                             for d in seq(0, 1):
                                 Sm90_tma_store_3d_1x64x64_bf16(
-                                    O_map[bh:bh + 1, i * 128 + wg * 64:i * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
+                                    O_map[bh:bh + 1,
+                                          i * 128 + wg * 64:i * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
                                     Q_smem[d, wg * 64:wg * 64 + 64, :])
                             Arrive(tma_to_gmem_async, 1) >> store_cg[wg, t]
                             Await(store_cg[wg, t], cuda_in_order, 0)
@@ -700,7 +729,8 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                         for d in seq(0, 1):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 Q_smem[d, :, :],
-                                Q_map[bh:bh + 1, (S / 128 - 1 - i) * 128:(S / 128 - 1 - i) * 128 + 128, d * 64:d * 64 + 64]) >> q_full
+                                Q_map[bh:bh + 1,
+                                      (S / 128 - 1 - i) * 128:(S / 128 - 1 - i) * 128 + 128, d * 64:d * 64 + 64]) >> q_full
                         Arrive(tma_to_smem_async, 1) >> q_full
                 # Consumers: two warpgroups, 64 query rows each.
                 with CudaWarps(name="consumer"):
@@ -719,13 +749,15 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                         for d in seq(0, 1):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 K_smem[0 % 3, d, :, :],
-                                K_map[bh:bh + 1, (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                K_map[bh:bh + 1,
+                                      (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
                         Arrive(tma_to_smem_async, 1) >> k_full
                         Await(v_empty, cuda_generic_and_async, ~3)
                         for d in seq(0, 1):
                             Sm90_tma_load_3d_1x128x64_bf16(
                                 V_smem[0 % 3, d, :, :],
-                                V_map[bh:bh + 1, (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                V_map[bh:bh + 1,
+                                      (S / 128 - 1 - i - 0) * 128:(S / 128 - 1 - i - 0) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
                         Arrive(tma_to_smem_async, 1) >> v_full
                 with CudaWarps(name="consumer"):
                     Await(k_full, cuda_generic_and_async, ~0)
@@ -768,13 +800,15 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                             for d in seq(0, 1):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     K_smem[j % 3, d, :, :],
-                                    K_map[bh:bh + 1, (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
+                                    K_map[bh:bh + 1,
+                                          (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> k_full
                             Arrive(tma_to_smem_async, 1) >> k_full
                             Await(v_empty, cuda_generic_and_async, ~3)
                             for d in seq(0, 1):
                                 Sm90_tma_load_3d_1x128x64_bf16(
                                     V_smem[j % 3, d, :, :],
-                                    V_map[bh:bh + 1, (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
+                                    V_map[bh:bh + 1,
+                                          (S / 128 - 1 - i - j) * 128:(S / 128 - 1 - i - j) * 128 + 128, d * 64:d * 64 + 64]) >> v_full
                             Arrive(tma_to_smem_async, 1) >> v_full
                     with CudaWarps(name="consumer"):
                         Await(k_full, cuda_generic_and_async, ~0)
@@ -787,7 +821,8 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_bf16_m64n128k16(
                                         S_acc[wg, :, :],
-                                        Q_smem[d, wg * 64:wg * 64 + 64, kk * 16:kk * 16 + 16],
+                                        Q_smem[d, wg * 64:wg * 64 + 64,
+                                               kk * 16:kk * 16 + 16],
                                         K_smem[j % 3, d, :, kk * 16:kk * 16 + 16])
                             Arrive(wgmma_async, 1) >> cg[wg]
                         Await(v_full, cuda_generic_and_async, ~0)
@@ -830,7 +865,8 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                         for kk in seq(0, 8):
                             Sm90_mma_async_rs_bf16_m64n64k16_nmajor(
                                 O_acc[wg, :, :], P[wg, kk, :, :],
-                                V_smem[(S / 128 - i - 1) % 3, 0:1, kk * 16:kk * 16 + 16, :])
+                                V_smem[(S / 128 - i - 1) % 3, 0:1, kk * 16:kk * 16 + 16,
+                                       :])
                         Arrive(wgmma_async, 1) >> cg[wg]
                         Await(cg[wg], cuda_in_order, 0)
                     Arrive(cuda_in_order, 1) >> v_empty
@@ -842,7 +878,10 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                                 bias[wg, t, r] = 1.0 / l[wg, t, r]
                                 if t % 4 == 0:
                                     LSE[bh, (
-                                        S / 128 - 1 - i) * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (m[wg, t, r] * c[wg, t] + log2(l[wg, t, r])) * 0.6931471805599453
+                                        S / 128 - 1 - i) * 128 + wg * 64 + t / 32 * 16 + t % 32 / 4 + r * 8] = (m[wg,
+                                                                                                                  t, r] * c[wg,
+                                                                                                                            t] + log2(l[wg,
+                                                                                                                                        t, r])) * 0.6931471805599453
                         Sm90_scale_d_rows_m64n64_f32(O_acc[wg, :, :], bias[wg, :, :])
                         for d in seq(0, 1):
                             Sm90_store_d_m64n64_tile64x64_bf16(
@@ -851,7 +890,8 @@ def attention_fwd_d64_causal(BH: size, S: size, Q: bf16[BH, S, 64] @ CudaGmemLin
                         for t in cuda_threads(0, 1, unit=cuda_thread):
                             for d in seq(0, 1):
                                 Sm90_tma_store_3d_1x64x64_bf16(
-                                    O_map[bh:bh + 1, (S / 128 - 1 - i) * 128 + wg * 64:(S / 128 - 1 - i) * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
+                                    O_map[bh:bh + 1,
+                                          (S / 128 - 1 - i) * 128 + wg * 64:(S / 128 - 1 - i) * 128 + wg * 64 + 64, d * 64:d * 64 + 64],
                                     Q_smem[d, wg * 64:wg * 64 + 64, :])
                             Arrive(tma_to_gmem_async, 1) >> store_cg[wg, t]
                             Await(store_cg[wg, t], cuda_in_order, 0)

@@ -77,10 +77,12 @@ def gemm_bf16_128x128_sm90a(M: size, N: size, K: size, A: bf16[M, K] @ CudaGmemL
                                 Await(empty, cuda_generic_and_async, ~6)
                                 Sm90_tma_load_128x64_bf16(
                                     A_smem[k % 6, :, :],
-                                    A_map[m_task * 128:m_task * 128 + 128, (k * 2 + s) * 64:(k * 2 + s) * 64 + 64]) >> full
+                                    A_map[m_task * 128:m_task * 128 + 128,
+                                          (k * 2 + s) * 64:(k * 2 + s) * 64 + 64]) >> full
                                 Sm90_tma_load_128x64_bf16(
                                     B_smem[k % 6, :, :],
-                                    B_map[n_task * 128:n_task * 128 + 128, (k * 2 + s) * 64:(k * 2 + s) * 64 + 64]) >> full
+                                    B_map[n_task * 128:n_task * 128 + 128,
+                                          (k * 2 + s) * 64:(k * 2 + s) * 64 + 64]) >> full
                                 Arrive(tma_to_smem_async, 1) >> full
                         # Consumers: as in gemm_bf16_sm90a, with 64 x 128 accumulators.
                         with CudaWarps(name="consumer"):
@@ -90,7 +92,8 @@ def gemm_bf16_128x128_sm90a(M: size, N: size, K: size, A: bf16[M, K] @ CudaGmemL
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_bf16_m64n128k16(
                                         D[wg, :, :],
-                                        A_smem[k % 6, wg * 64:wg * 64 + 64, kk * 16:kk * 16 + 16],
+                                        A_smem[k % 6, wg * 64:wg * 64 + 64,
+                                               kk * 16:kk * 16 + 16],
                                         B_smem[k % 6, :, kk * 16:kk * 16 + 16])
                                 Arrive(wgmma_async, 1) >> cg[wg]
                                 Await(cg[wg], cuda_in_order, 1)
@@ -114,7 +117,8 @@ def gemm_bf16_128x128_sm90a(M: size, N: size, K: size, A: bf16[M, K] @ CudaGmemL
                             for t in cuda_threads(0, 1, unit=cuda_thread):
                                 for j in seq(0, 2):
                                     Sm90_tma_reduce_add_64x64_bf16(
-                                        C_map[m_task * 128 + wg * 64:m_task * 128 + wg * 64 + 64, n_task * 128 + j * 64:n_task * 128 + j * 64 + 64],
+                                        C_map[m_task * 128 + wg * 64:m_task * 128 + wg * 64 + 64,
+                                              n_task * 128 + j * 64:n_task * 128 + j * 64 + 64],
                                         A_smem[wg, j * 64:j * 64 + 64, :])
                                 Arrive(tma_to_gmem_async, 1) >> store_cg[wg, t]
                                 Await(store_cg[wg, t], cuda_in_order, 0)

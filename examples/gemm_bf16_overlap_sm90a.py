@@ -92,10 +92,12 @@ def gemm_bf16_overlap_sm90a(M: size, N: size, K: size, A: bf16[M, K] @ CudaGmemL
                                     Await(empty[cta], cuda_generic_and_async, ~4)
                                     Sm90_tma_load_128x64_bf16(
                                         A_smem[cta, k % 4, :, :],
-                                        A_map[((m_group * 4 + m_in_group) * 2 + cta) * 128:((m_group * 4 + m_in_group) * 2 + cta) * 128 + 128, k * 64:k * 64 + 64]) >> full[cta]
+                                        A_map[((m_group * 4 + m_in_group) * 2 + cta) * 128:((m_group * 4 + m_in_group) * 2 + cta) * 128 + 128,
+                                              k * 64:k * 64 + 64]) >> full[cta]
                                     Sm90_tma_load_256x64_bf16(
                                         B_smem[cta, k % 4, :, :],
-                                        B_map[n_task * 256:n_task * 256 + 256, k * 64:k * 64 + 64]) >> full[cta]
+                                        B_map[n_task * 256:n_task * 256 + 256,
+                                              k * 64:k * 64 + 64]) >> full[cta]
                                     Arrive(tma_to_smem_async, 1) >> full[cta]
                         # Consumers: as in gemm_bf16_sm90a.
                         with CudaWarps(name="consumer"):
@@ -106,7 +108,8 @@ def gemm_bf16_overlap_sm90a(M: size, N: size, K: size, A: bf16[M, K] @ CudaGmemL
                                     for kk in seq(0, 4):
                                         Sm90_mma_async_bf16_m64n256k16(
                                             D[cta, wg, :, :],
-                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64, kk * 16:kk * 16 + 16],
+                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64,
+                                                   kk * 16:kk * 16 + 16],
                                             B_smem[cta, k % 4, :, kk * 16:kk * 16 + 16])
                                     Arrive(wgmma_async, 1) >> cg[cta, wg]
                                     Await(cg[cta, wg], cuda_in_order, 1)
@@ -134,7 +137,8 @@ def gemm_bf16_overlap_sm90a(M: size, N: size, K: size, A: bf16[M, K] @ CudaGmemL
                                     Fence(cuda_in_order, cuda_async_proxy)
                                     for t in cuda_threads(0, 1, unit=cuda_thread):
                                         Sm90_tma_store_64x64_bf16(
-                                            C_map[((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64:((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64 + 64, n_task * 256 + j * 64:n_task * 256 + j * 64 + 64],
+                                            C_map[((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64:((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64 + 64,
+                                                  n_task * 256 + j * 64:n_task * 256 + j * 64 + 64],
                                             E[cta, wg * 2 + j % 2, :, :])
                                         Arrive(
                                             tma_to_gmem_async, 1) >> store_cg[cta, wg, t]

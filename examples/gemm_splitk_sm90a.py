@@ -78,10 +78,12 @@ def gemm_splitk_sm90a(M: size, N: size, S: size, KC: size,
                                     Await(empty[cta], cuda_generic_and_async, ~4)
                                     Sm90_tma_load_3d_128x32_f32(
                                         A_smem[cta, k % 4, :, :],
-                                        A_map[(m_task * 2 + cta) * 128:(m_task * 2 + cta) * 128 + 128, s:s + 1, k * 32:k * 32 + 32]) >> full[cta]
+                                        A_map[(m_task * 2 + cta) * 128:(m_task * 2 + cta) * 128 + 128,
+                                              s:s + 1, k * 32:k * 32 + 32]) >> full[cta]
                                     Sm90_tma_load_3d_256x32_f32(
                                         B_smem[cta, k % 4, :, :],
-                                        B_map[n_task * 256:n_task * 256 + 256, s:s + 1, k * 32:k * 32 + 32]) >> full[cta]
+                                        B_map[n_task * 256:n_task * 256 + 256, s:s + 1,
+                                              k * 32:k * 32 + 32]) >> full[cta]
                                     Arrive(tma_to_smem_async, 1) >> full[cta]
                         # Consumers: wait for the stage, issue the wgmmas of both
                         # warpgroups, keep one commit group in flight per warpgroup, and
@@ -94,7 +96,8 @@ def gemm_splitk_sm90a(M: size, N: size, S: size, KC: size,
                                     for kk in seq(0, 4):
                                         Sm90_mma_async_tf32_m64n256k8(
                                             D[cta, wg, :, :],
-                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64, kk * 8:kk * 8 + 8],
+                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64,
+                                                   kk * 8:kk * 8 + 8],
                                             B_smem[cta, k % 4, :, kk * 8:kk * 8 + 8])
                                     Arrive(wgmma_async, 1) >> cg[cta, wg]
                                     Await(cg[cta, wg], cuda_in_order, 1)
@@ -116,14 +119,17 @@ def gemm_splitk_sm90a(M: size, N: size, S: size, KC: size,
                                 for j in seq(0, 8):
                                     Sm90_store_d_m64n256_tile64x32_f32(
                                         j,
-                                        B_smem[cta, wg * 2 + j / 4, j % 4 * 64:j % 4 * 64 + 64, :],
+                                        B_smem[cta, wg * 2 + j / 4,
+                                               j % 4 * 64:j % 4 * 64 + 64, :],
                                         D[cta, wg, :, :])
                                 Fence(cuda_in_order, cuda_async_proxy)
                                 for t in cuda_threads(0, 1, unit=cuda_thread):
                                     for j in seq(0, 8):
                                         Sm90_tma_reduce_add_64x32_f32(
-                                            C_map[(m_task * 2 + cta) * 128 + wg * 64:(m_task * 2 + cta) * 128 + wg * 64 + 64, n_task * 256 + j * 32:n_task * 256 + j * 32 + 32],
-                                            B_smem[cta, wg * 2 + j / 4, j % 4 * 64:j % 4 * 64 + 64, :])
+                                            C_map[(m_task * 2 + cta) * 128 + wg * 64:(m_task * 2 + cta) * 128 + wg * 64 + 64,
+                                                  n_task * 256 + j * 32:n_task * 256 + j * 32 + 32],
+                                            B_smem[cta, wg * 2 + j / 4,
+                                                   j % 4 * 64:j % 4 * 64 + 64, :])
                                     Arrive(tma_to_gmem_async, 1) >> store_cg[cta, wg, t]
                                     Await(store_cg[cta, wg, t], cuda_in_order, 0)
                     # The compiler frees the stages and barriers here and the next

@@ -73,10 +73,12 @@ def gemm_tf32_128x128_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLi
                                 Await(empty, cuda_generic_and_async, ~6)
                                 Sm90_tma_load_128x32_f32(
                                     A_smem[k % 6, :, :],
-                                    A_map[m_task * 128:m_task * 128 + 128, (k * 2 + s) * 32:(k * 2 + s) * 32 + 32]) >> full
+                                    A_map[m_task * 128:m_task * 128 + 128,
+                                          (k * 2 + s) * 32:(k * 2 + s) * 32 + 32]) >> full
                                 Sm90_tma_load_128x32_f32(
                                     B_smem[k % 6, :, :],
-                                    B_map[n_task * 128:n_task * 128 + 128, (k * 2 + s) * 32:(k * 2 + s) * 32 + 32]) >> full
+                                    B_map[n_task * 128:n_task * 128 + 128,
+                                          (k * 2 + s) * 32:(k * 2 + s) * 32 + 32]) >> full
                                 Arrive(tma_to_smem_async, 1) >> full
                         # Consumers: as in gemm_tf32_sm90a, with 64 x 128 accumulators.
                         with CudaWarps(name="consumer"):
@@ -86,7 +88,8 @@ def gemm_tf32_128x128_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLi
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_tf32_m64n128k8(
                                         D[wg, :, :],
-                                        A_smem[k % 6, wg * 64:wg * 64 + 64, kk * 8:kk * 8 + 8],
+                                        A_smem[k % 6, wg * 64:wg * 64 + 64,
+                                               kk * 8:kk * 8 + 8],
                                         B_smem[k % 6, :, kk * 8:kk * 8 + 8])
                                 Arrive(wgmma_async, 1) >> cg[wg]
                                 Await(cg[wg], cuda_in_order, 1)
@@ -112,8 +115,10 @@ def gemm_tf32_128x128_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLi
                             for t in cuda_threads(0, 1, unit=cuda_thread):
                                 for j in seq(0, 4):
                                     Sm90_tma_reduce_add_64x32_f32(
-                                        C_map[m_task * 128 + wg * 64:m_task * 128 + wg * 64 + 64, n_task * 128 + j * 32:n_task * 128 + j * 32 + 32],
-                                        A_smem[wg * 2 + j / 2, j % 2 * 64:j % 2 * 64 + 64, :])
+                                        C_map[m_task * 128 + wg * 64:m_task * 128 + wg * 64 + 64,
+                                              n_task * 128 + j * 32:n_task * 128 + j * 32 + 32],
+                                        A_smem[wg * 2 + j / 2, j % 2 * 64:j % 2 * 64 + 64,
+                                               :])
                                 Arrive(tma_to_gmem_async, 1) >> store_cg[wg, t]
                                 Await(store_cg[wg, t], cuda_in_order, 0)
                     # The stages and barriers are freed here: the CTA is done with

@@ -84,10 +84,12 @@ def gemm_tf32_overlap_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLi
                                     Await(empty[cta], cuda_generic_and_async, ~4)
                                     Sm90_tma_load_128x32_f32(
                                         A_smem[cta, k % 4, :, :],
-                                        A_map[((m_group * 4 + m_in_group) * 2 + cta) * 128:((m_group * 4 + m_in_group) * 2 + cta) * 128 + 128, k * 32:k * 32 + 32]) >> full[cta]
+                                        A_map[((m_group * 4 + m_in_group) * 2 + cta) * 128:((m_group * 4 + m_in_group) * 2 + cta) * 128 + 128,
+                                              k * 32:k * 32 + 32]) >> full[cta]
                                     Sm90_tma_multicast_load_128x32_f32(
                                         B_smem[:, k % 4, cta * 128:cta * 128 + 128, :],
-                                        B_map[n_task * 256 + cta * 128:n_task * 256 + cta * 128 + 128, k * 32:k * 32 + 32]) >> full[:]
+                                        B_map[n_task * 256 + cta * 128:n_task * 256 + cta * 128 + 128,
+                                              k * 32:k * 32 + 32]) >> full[:]
                                     Arrive(tma_to_smem_async, 1) >> full[cta]
                         # Consumers: as in gemm_tf32_sm90a.
                         with CudaWarps(name="consumer"):
@@ -98,7 +100,8 @@ def gemm_tf32_overlap_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLi
                                     for kk in seq(0, 4):
                                         Sm90_mma_async_tf32_m64n256k8(
                                             D[cta, wg, :, :],
-                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64, kk * 8:kk * 8 + 8],
+                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64,
+                                                   kk * 8:kk * 8 + 8],
                                             B_smem[cta, k % 4, :, kk * 8:kk * 8 + 8])
                                     Arrive(wgmma_async, 1) >> cg[cta, wg]
                                     Await(cg[cta, wg], cuda_in_order, 1)
@@ -126,7 +129,8 @@ def gemm_tf32_overlap_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLi
                                     Fence(cuda_in_order, cuda_async_proxy)
                                     for t in cuda_threads(0, 1, unit=cuda_thread):
                                         Sm90_tma_store_64x32_f32(
-                                            C_map[((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64:((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64 + 64, n_task * 256 + j * 32:n_task * 256 + j * 32 + 32],
+                                            C_map[((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64:((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64 + 64,
+                                                  n_task * 256 + j * 32:n_task * 256 + j * 32 + 32],
                                             E[cta, wg * 2 + j % 2, :, :])
                                         Arrive(
                                             tma_to_gmem_async, 1) >> store_cg[cta, wg, t]

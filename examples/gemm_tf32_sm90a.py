@@ -106,10 +106,12 @@ def gemm_tf32_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                     Await(empty[cta], cuda_generic_and_async, ~4)
                                     Sm90_tma_load_128x32_f32(
                                         A_smem[cta, k % 4, :, :],
-                                        A_map[((m_group * 4 + m_in_group) * 2 + cta) * 128:((m_group * 4 + m_in_group) * 2 + cta) * 128 + 128, k * 32:k * 32 + 32]) >> full[cta]
+                                        A_map[((m_group * 4 + m_in_group) * 2 + cta) * 128:((m_group * 4 + m_in_group) * 2 + cta) * 128 + 128,
+                                              k * 32:k * 32 + 32]) >> full[cta]
                                     Sm90_tma_multicast_load_128x32_f32(
                                         B_smem[:, k % 4, cta * 128:cta * 128 + 128, :],
-                                        B_map[n_task * 256 + cta * 128:n_task * 256 + cta * 128 + 128, k * 32:k * 32 + 32]) >> full[:]
+                                        B_map[n_task * 256 + cta * 128:n_task * 256 + cta * 128 + 128,
+                                              k * 32:k * 32 + 32]) >> full[:]
                                     Arrive(tma_to_smem_async, 1) >> full[cta]
                         # Consumers: wait for the stage, issue the wgmmas of both
                         # warpgroups, keep one commit group in flight per warpgroup, and
@@ -122,7 +124,8 @@ def gemm_tf32_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                     for kk in seq(0, 4):
                                         Sm90_mma_async_tf32_m64n256k8(
                                             D[cta, wg, :, :],
-                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64, kk * 8:kk * 8 + 8],
+                                            A_smem[cta, k % 4, wg * 64:wg * 64 + 64,
+                                                   kk * 8:kk * 8 + 8],
                                             B_smem[cta, k % 4, :, kk * 8:kk * 8 + 8])
                                     Arrive(wgmma_async, 1) >> cg[cta, wg]
                                     Await(cg[cta, wg], cuda_in_order, 1)
@@ -144,14 +147,17 @@ def gemm_tf32_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                 for j in seq(0, 8):
                                     Sm90_store_d_m64n256_tile64x32_f32(
                                         j,
-                                        B_smem[cta, wg * 2 + j / 4, j % 4 * 64:j % 4 * 64 + 64, :],
+                                        B_smem[cta, wg * 2 + j / 4,
+                                               j % 4 * 64:j % 4 * 64 + 64, :],
                                         D[cta, wg, :, :])
                                 Fence(cuda_in_order, cuda_async_proxy)
                                 for t in cuda_threads(0, 1, unit=cuda_thread):
                                     for j in seq(0, 8):
                                         Sm90_tma_store_64x32_f32(
-                                            C_map[((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64:((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64 + 64, n_task * 256 + j * 32:n_task * 256 + j * 32 + 32],
-                                            B_smem[cta, wg * 2 + j / 4, j % 4 * 64:j % 4 * 64 + 64, :])
+                                            C_map[((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64:((m_group * 4 + m_in_group) * 2 + cta) * 128 + wg * 64 + 64,
+                                                  n_task * 256 + j * 32:n_task * 256 + j * 32 + 32],
+                                            B_smem[cta, wg * 2 + j / 4,
+                                                   j % 4 * 64:j % 4 * 64 + 64, :])
                                     Arrive(tma_to_gmem_async, 1) >> store_cg[cta, wg, t]
                                     Await(store_cg[cta, wg, t], cuda_in_order, 0)
                     # The compiler frees the stages and barriers here and the next

@@ -13,8 +13,8 @@ from exogpu.lang import *
 
 
 @proc
-def gemv(M: size, N: size, A: f32[M, N] @ CudaGmemLinear, x: f32[N] @ CudaGmemLinear,
-         y: f32[M] @ CudaGmemLinear):
+def gemv(M: size, N: size, A: f32[M, N] @ CudaGmemLinear,
+         x: f32[N] @ CudaGmemLinear, y: f32[M] @ CudaGmemLinear):
     assert M % 128 == 0 and N > 0
     with CudaDeviceFunction(blockDim=128):
         for task in cuda_tasks(0, M / 128):

@@ -55,11 +55,13 @@ def gemv_fast(M: size, N: size, A: f32[M, N] @ CudaGmemLinear,
                             for r in seq(0, 4):
                                 cuda_ld_global_stream_f32x4(
                                     a[w, lane, u, r, :],
-                                    A[task * 16 + w * 4 + r, j * 256 + u * 128 + lane * 4:j * 256 + u * 128 + lane * 4 + 4])
+                                    A[task * 16 + w * 4 + r,
+                                      j * 256 + u * 128 + lane * 4:j * 256 + u * 128 + lane * 4 + 4])
                         for u in seq(0, 2):
                             for r in seq(0, 4):
                                 for e in seq(0, 4):
-                                    part[w, lane, r] += a[w, lane, u, r, e] * xv[w, lane, u, e]
+                                    part[w, lane, r] += a[w, lane, u, r, e] * xv[w, lane,
+                                                                                 u, e]
                 # Shuffle-down tree per row: after the round with delta d, lane
                 # l < d holds the sum of lanes l, l + d, ..., so lane 0 ends with
                 # the row's dot product.

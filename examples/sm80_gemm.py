@@ -63,15 +63,18 @@ def gemm_sm80(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                 for k0 in cuda_threads(0, 4, unit=cuda_thread):
                                     Sm80_cp_async_f32x4(
                                         A_smem[k1 % 2, m1 * 64 + m0, k0 * 4:k0 * 4 + 4],
-                                        A[m2 * 128 + m1 * 64 + m0, k1 * 16 + k0 * 4:k1 * 16 + k0 * 4 + 4])
+                                        A[m2 * 128 + m1 * 64 + m0,
+                                          k1 * 16 + k0 * 4:k1 * 16 + k0 * 4 + 4])
                         # Load the 16 x 128 B tile: the CTA as an 8 x 32 grid of threads,
                         # each copying 4 floats, twice.
                         for k0_seq in seq(0, 2):
                             for k0_par in cuda_threads(0, 8, unit=32 * cuda_thread):
                                 for n0 in cuda_threads(0, 32, unit=cuda_thread):
                                     Sm80_cp_async_f32x4(
-                                        B_smem[k1 % 2, k0_seq * 8 + k0_par, n0 * 4:n0 * 4 + 4],
-                                        B[k1 * 16 + k0_seq * 8 + k0_par, n2 * 128 + n0 * 4:n2 * 128 + n0 * 4 + 4])
+                                        B_smem[k1 % 2, k0_seq * 8 + k0_par,
+                                               n0 * 4:n0 * 4 + 4],
+                                        B[k1 * 16 + k0_seq * 8 + k0_par,
+                                          n2 * 128 + n0 * 4:n2 * 128 + n0 * 4 + 4])
                     if k1 > 0:
                         # Split the CTA into the 2 x 4 grid of warps; each consumes the
                         # buffer the copies of the previous iteration filled.
@@ -83,14 +86,16 @@ def gemm_sm80(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                     for k_seq in seq(0, 2):
                                         Sm80_mma_load_b_tf32(
                                             128, B_rmem[k_seq, n_seq, :, :],
-                                            B_smem[(k1 + 1) % 2, k_seq * 8:k_seq * 8 + 8, nw * 32 + n_seq * 8:nw * 32 + n_seq * 8 + 8])
+                                            B_smem[(k1 + 1) % 2, k_seq * 8:k_seq * 8 + 8,
+                                                   nw * 32 + n_seq * 8:nw * 32 + n_seq * 8 + 8])
                                 for m_seq in seq(0, 4):
                                     # Load the A operand tiles of this 16-row slice.
                                     A_rmem: f32[2, 16, 8] @ Sm80_RmemMatrixA(16, 8)
                                     for k_seq in seq(0, 2):
                                         Sm80_mma_load_a_tf32(
                                             16, A_rmem[k_seq, :, :],
-                                            A_smem[(k1 + 1) % 2, mw * 64 + m_seq * 16:mw * 64 + m_seq * 16 + 16, k_seq * 8:k_seq * 8 + 8])
+                                            A_smem[(k1 + 1) % 2,
+                                                   mw * 64 + m_seq * 16:mw * 64 + m_seq * 16 + 16, k_seq * 8:k_seq * 8 + 8])
                                     # Accumulate into the warp's own shard of D_rmem.
                                     for n_seq in seq(0, 4):
                                         for k_seq in seq(0, 2):
@@ -111,5 +116,6 @@ def gemm_sm80(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                             for n_seq in seq(0, 4):
                                 Sm80_mma_store_d_tf32(
                                     N,
-                                    C[m2 * 128 + mw * 64 + m_seq * 16:m2 * 128 + mw * 64 + m_seq * 16 + 16, n2 * 128 + nw * 32 + n_seq * 8:n2 * 128 + nw * 32 + n_seq * 8 + 8],
+                                    C[m2 * 128 + mw * 64 + m_seq * 16:m2 * 128 + mw * 64 + m_seq * 16 + 16,
+                                      n2 * 128 + nw * 32 + n_seq * 8:n2 * 128 + nw * 32 + n_seq * 8 + 8],
                                     D_rmem[mw, nw, m_seq, n_seq, :, :])

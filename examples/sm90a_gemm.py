@@ -79,10 +79,12 @@ def gemm_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                 Await(empty[cta], cuda_generic_and_async, ~4)
                                 Sm90_tma_load_128x32_f32(
                                     A_smem[cta, k % 4, :, :],
-                                    A_map[(m_task * 2 + cta) * 128:(m_task * 2 + cta) * 128 + 128, k * 32:k * 32 + 32]) >> full[cta]
+                                    A_map[(m_task * 2 + cta) * 128:(m_task * 2 + cta) * 128 + 128,
+                                          k * 32:k * 32 + 32]) >> full[cta]
                                 Sm90_tma_multicast_load_128x32_f32(
                                     B_smem[:, k % 4, cta * 128:cta * 128 + 128, :],
-                                    B_map[n_task * 256 + cta * 128:n_task * 256 + cta * 128 + 128, k * 32:k * 32 + 32]) >> full[:]
+                                    B_map[n_task * 256 + cta * 128:n_task * 256 + cta * 128 + 128,
+                                          k * 32:k * 32 + 32]) >> full[:]
                                 Arrive(tma_to_smem_async, 1) >> full[cta]
                     # Consumers: wait for the stage (both warpgroups of a CTA), issue
                     # wgmma, keep one commit group in flight per warpgroup, and release
@@ -99,7 +101,8 @@ def gemm_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                                 for kk in seq(0, 4):
                                     Sm90_mma_async_tf32_m64n256k8(
                                         D[cta, wg, :, :],
-                                        A_smem[cta, k % 4, wg * 64:wg * 64 + 64, kk * 8:kk * 8 + 8],
+                                        A_smem[cta, k % 4, wg * 64:wg * 64 + 64,
+                                               kk * 8:kk * 8 + 8],
                                         B_smem[cta, k % 4, :, kk * 8:kk * 8 + 8])
                                 Arrive(wgmma_async, 1) >> cg[cta, wg]
                                 Await(cg[cta, wg], cuda_in_order, 1)
@@ -115,7 +118,8 @@ def gemm_sm90a(M: size, N: size, K: size, A: f32[M, K] @ CudaGmemLinear,
                             Await(cg[cta, wg], cuda_in_order, 0)
                             Sm90_store_d_m64n256_f32(
                                 N,
-                                C[(m_task * 2 + cta) * 128 + wg * 64:(m_task * 2 + cta) * 128 + wg * 64 + 64, n_task * 256:n_task * 256 + 256],
+                                C[(m_task * 2 + cta) * 128 + wg * 64:(m_task * 2 + cta) * 128 + wg * 64 + 64,
+                                  n_task * 256:n_task * 256 + 256],
                                 D[cta, wg, :, :])
                         Arrive(cuda_in_order, 1) >> empty[cta] >> empty[:]
                 # The compiler frees the stages and barriers here and the next task

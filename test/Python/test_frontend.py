@@ -529,6 +529,29 @@ def test_compile_reports_the_python_line(tmp_path, nvcc):
     assert caught.value.location.line == line_of(path, "x[task * 128 + w]")
 
 
+def test_a_translation_error_is_at_the_python_line(tmp_path, nvcc):
+    path = write(tmp_path, """\
+        @proc
+        def dynamic_smem(N: size, x: f32[N] @ CudaGmemLinear):
+            assert N % 128 == 0
+            with CudaDeviceFunction(blockDim=128):
+                for task in cuda_tasks(0, N / 128):
+                    buf: f32[N] @ CudaSmemLinear
+                    for t in cuda_threads(0, 128, unit=cuda_thread):
+                        buf[t] = x[task * 128 + t]
+                    Fence(cuda_in_order, cuda_in_order)
+        """, "dynamic")
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile(load_file(path).dynamic_smem, check={"N": 256},
+                       arch="sm_80", cache_dir=tmp_path)
+    error = caught.value
+    assert error.message == ("CUDA translation: shared memory needs constant "
+                             "extents")
+    assert error.location == exogpu.Location(
+        str(path), line_of(path, "buf: f32[N]"), 13)
+    assert error.stage == f"CUDA translation of {path}"
+
+
 @pytest.mark.skipif(importlib.util.find_spec("torch") is not None,
                     reason="PyTorch is installed")
 def test_torch_op_takes_a_proc():
