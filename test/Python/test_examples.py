@@ -6,7 +6,6 @@ the whole language the examples use, so a difference is a frontend bug."""
 
 import pathlib
 import re
-import subprocess
 
 import pytest
 
@@ -14,7 +13,7 @@ import exogpu
 from exogpu.frontend.files import ProcFile
 from exogpu.source import _STDLIB_MARKER
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, printed
 
 # The kernels with twins: not the schedules' transform scripts, not the
 # embedding demo (a C++ project's input).
@@ -23,14 +22,6 @@ KERNELS = sorted(
      *EXAMPLES.glob("reference/*.mlir"),
      *EXAMPLES.glob("schedules/gemm_*.mlir")])
 
-
-def printed(source: exogpu.Source) -> str:
-    """The module as exogpu-opt prints it (parsed and verified)."""
-    result = subprocess.run(
-        [str(exogpu.tools.require_tool("exogpu-opt"))],
-        input=source.combined, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 def test_every_kernel_is_found():

@@ -16,7 +16,7 @@ from exogpu.scheduling import (as_cursor, divide_loop, every, kind, label,
                                set_loop_mode, unsafe_steps)
 from exogpu.lang import cuda_thread, cuda_threads
 
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, printed
 
 SCHEDULES = EXAMPLES / "schedules"
 
@@ -29,13 +29,6 @@ def proc_lines(module: str, name: str) -> str:
     end = next(i for i in range(start, len(lines)) if lines[i] == "  }")
     return "\n".join(lines[start:end + 1])
 
-
-def printed(source: exogpu.Source) -> str:
-    result = subprocess.run(
-        [str(exogpu.tools.require_tool("exogpu-opt"))],
-        input=source.combined, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 def line_after() -> int:
