@@ -19,6 +19,7 @@ import sys
 from typing import Dict, List, Optional, Union
 
 from .errors import ExoGPUError, FrontendError
+from .frontend.procs import Proc
 
 
 def parse_sizes(text: str) -> Dict[str, Union[int, bool]]:
@@ -52,6 +53,8 @@ def check(path: pathlib.Path, proc: str, sizes: Dict[str, Union[int, bool]]
         compiler.check_sizes(Source(path), proc, [sizes])
         return
     target = _find(_procs_of(path), proc)
+    if not isinstance(target, Proc):
+        raise ExoGPUError(f"{proc} is an instruction, not a proc")
     target.check(**sizes)
 
 

@@ -188,7 +188,7 @@ SYNTAX_ERRORS = [
      "Await", "~1.5", "TypeError: bad operand type for unary ~"),
     ("Sm90_nope(y[0:4])", "Sm90_nope", "Sm90_nope",
      "unknown instruction or proc 'Sm90_nope': not defined in this module "
-     "nor in the libraries it imports (sm90a)"),
+     "(before this proc) nor in the libraries it imports (sm90a)"),
     ("sm90a.Sm90_nope(y[0:4])", "Sm90_nope", "sm90a",
      "instruction library 'sm90a' has no instruction 'Sm90_nope'"),
     ("y(0)", "y(0)", "y", "'y' is a variable of the proc"),

@@ -470,7 +470,7 @@ def describe_node(node: ast.AST) -> str:
              ast.Nonlocal: "nonlocal", ast.Delete: "del",
              ast.Break: "break", ast.Continue: "continue",
              ast.ClassDef: "a class", ast.AsyncFor: "async for",
-             ast.AsyncWith: "async with", ast.Match: "match"}
+             ast.AsyncWith: "async with"}
     if type(node) in names:
         return names[type(node)]
     try:

@@ -586,7 +586,8 @@ class Translator(ExpressionReader):
         if not found:
             imported = ", ".join(lib.name for lib in libraries)
             raise self.error(node, f"unknown instruction or proc "
-                                   f"'{node.id}': not defined in this module"
+                                   f"'{node.id}': not defined in this module "
+                                   "(before this proc)"
                              + (f" nor in the libraries it imports "
                                 f"({imported})" if imported else
                                 " (import a library: from exogpu.stdlib "
