@@ -328,7 +328,7 @@ def _run(proc: Proc, op: str, call: _Call, script: str) -> str:
                  f"{file.name}", "--transform-interpreter",
                  "--mlir-print-debuginfo", "--mlir-print-local-scope"],
                 source.combined, stage, source.map_location,
-                on_success=_warn)
+                on_success=lambda stderr: _warn(stderr, call))
         except ToolError as error:
             raise _at_call(error, call) from None
     return output
@@ -354,12 +354,13 @@ def _at_call(error: ToolError, call: _Call) -> ToolError:
     return ToolError(error.stage, diagnostics, error.output)
 
 
-def _warn(stderr: str) -> None:
+def _warn(stderr: str, call: _Call) -> None:
     """Warnings of a successful rewrite (an unsafe step) as Python
-    warnings."""
+    warnings at the line of the call."""
     for diagnostic in parse_diagnostics(stderr):
         if diagnostic.severity == "warning":
-            warnings.warn(diagnostic.format(), stacklevel=4)
+            warnings.warn_explicit(diagnostic.format(), UserWarning,
+                                   call.file, call.line)
 
 
 # -- Reading procs back ------------------------------------------------------
@@ -368,9 +369,21 @@ _LOC = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)$')
 
 
 def _unescape(text: str) -> str:
-    return re.sub(r"\\([0-9A-Fa-f]{2}|\\)",
-                  lambda m: "\\" if m.group(1) == "\\"
-                  else chr(int(m.group(1), 16)), text)
+    """The string an MLIR string literal's body spells (`\\22` is `"`,
+    `\\\\` a backslash, other `\\XX` escapes bytes of UTF-8)."""
+    data = bytearray()
+    index = 0
+    while index < len(text):
+        if text[index] == "\\" and text[index + 1:index + 2] == "\\":
+            data += b"\\"
+            index += 2
+        elif text[index] == "\\":
+            data.append(int(text[index + 1:index + 3], 16))
+            index += 3
+        else:
+            data += text[index].encode()
+            index += 1
+    return data.decode(errors="replace")
 
 
 def _op_lines(module: str, name: str) -> List[str]:
