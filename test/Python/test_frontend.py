@@ -67,7 +67,7 @@ def statement_lines(text: str):
 def test_the_tour_is_accepted_by_the_tools(tour):
     procs, text = tour
     assert [c.name for c in procs.callables] == [
-        "double1", "host_tour", "device_tour", "scaled"]
+        "double1", "host_tour", "device_tour", "scaled", "host_and_kernels"]
     result = exogpu_opt(text)
     assert result.returncode == 0, result.stderr
     # The printed module reads back to itself.
@@ -118,6 +118,14 @@ def test_the_tour_is_accepted_by_the_tools(tour):
     "exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier",
     # A closure's value.
     "exogpu.assign %h[%i] = %h[%i] * 3.0 : f32[?] @DRAM",
+    # Host code: a kernel launched from a host loop, a second kernel with
+    # a warp config and warps selected by name and range, a proc call.
+    "exogpu.for %rep in seq(0, 2) {",
+    'exogpu.device_function(warps = ["producer" = (4, 40, 0), "consumer" = '
+    '(4, 0, 232)]) {',
+    'exogpu.warps "consumer"(0, 4) {', "exogpu.warps(1, 2) {",
+    "%h = exogpu.alloc f32[%N] @DRAM",
+    "exogpu.call @scaled[%N](%h) : f32[?] @DRAM",
 ])
 def test_tour_text(tour, expected):
     assert expected in statement_lines(tour[1])

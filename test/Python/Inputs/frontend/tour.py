@@ -69,3 +69,29 @@ def make_scaled(factor):
 
 
 scaled_by_3 = make_scaled(3.0)
+
+
+# Fig. 3 with warps selected by range inside a named group.
+quad_config = [CudaWarpConfig("producer", 4, 40, 0),
+               CudaWarpConfig("consumer", 4, 0, 232)]
+
+
+@proc
+def host_and_kernels(N: size, x: f32[N] @ CudaGmemLinear):
+    """Host code around two kernels, one launched from a host loop, and a
+    proc call."""
+    assert N % 256 == 0
+    tmp: f32[N] @ CudaGmemLinear
+    for rep in seq(0, 2):
+        with CudaDeviceFunction(blockDim=TILE):
+            for task in cuda_tasks(0, N / TILE):
+                for t in cuda_threads(0, TILE, unit=cuda_thread):
+                    tmp[task * TILE + t] = x[task * TILE + t] + 1.0
+    with CudaDeviceFunction(warp_config=quad_config):
+        for task in cuda_tasks(0, N / 256):
+            with CudaWarps(0, 4, name="consumer"):
+                with CudaWarps(1, 2):
+                    for t in cuda_threads(0, 32, unit=cuda_thread):
+                        x[task * 256 + t] = tmp[task * 256 + t]
+    h: f32[N] @ DRAM
+    scaled_by_3(N, h)
