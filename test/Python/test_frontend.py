@@ -67,7 +67,8 @@ def statement_lines(text: str):
 def test_the_tour_is_accepted_by_the_tools(tour):
     procs, text = tour
     assert [c.name for c in procs.callables] == [
-        "double1", "host_tour", "device_tour", "scaled", "host_and_kernels"]
+        "double1", "tma_load_128x32", "host_tour", "device_tour", "scaled",
+        "host_and_kernels"]
     result = exogpu_opt(text)
     assert result.returncode == 0, result.stderr
     # The printed module reads back to itself.
@@ -129,6 +130,25 @@ def test_the_tour_is_accepted_by_the_tools(tour):
 ])
 def test_tour_text(tour, expected):
     assert expected in statement_lines(tour[1])
+
+
+def test_an_instruction_in_python_is_the_librarys(tour):
+    """A library instruction written with @instr prints as the library's
+    (the window parameter, the annotations, the barrier, the template)."""
+    procs, text = tour
+    library = (ROOT / "stdlib" / "sm90a.mlir").read_text()
+    library_op = exogpu_opt(library).stdout
+    python_op = exogpu_opt(text).stdout
+
+    def instr(printed, name):
+        lines = printed.splitlines()
+        start = next(i for i, line in enumerate(lines)
+                     if line.startswith(f"  exogpu.instr @{name}("))
+        end = next(i for i in range(start, len(lines)) if lines[i] == "  }")
+        return "\n".join(lines[start:end + 1])
+    assert instr(python_op, "tma_load_128x32") == instr(
+        library_op, "Sm90_tma_load_128x32_f32").replace(
+            "@Sm90_tma_load_128x32_f32", "@tma_load_128x32")
 
 
 def test_locations_name_the_python_lines(tour):

@@ -18,6 +18,28 @@ def double1(dst: f32[1] @ CudaRmem,
     dst[0] = src[0] * 2.0
 
 
+# Sm90_tma_load_128x32_f32 of stdlib/sm90a.mlir, written in Python
+# (test_frontend.py compares the two): a special-window parameter, out of
+# order accesses on the TMA timeline, a completion barrier.
+TMA_QUAL = Arg(out_of_order=True, init=tma_to_smem_async_qual,
+               ext=[tma_to_smem_async_qual])
+
+
+@instr(cuda='asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.'
+            'tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" '
+            ':: "r"((unsigned)__cvta_generic_to_shared({dst})), '
+            '"l"(&{src.map}), "r"({src.c1}), "r"({src.c0}), '
+            '"r"((unsigned)__cvta_generic_to_shared({bar})) : "memory");',
+       unit=cuda_thread, barrier=CudaMbarrier)
+def tma_load_128x32(
+        dst: f32[128, 32] @ Sm90_SmemSwizzled(128) @ TMA_QUAL,
+        src: [f32][128, 32] @ CudaGmemLinear @ Sm90_tensorMap(128, 128, 32)
+        @ TMA_QUAL):
+    for i in seq(0, 128):
+        for j in seq(0, 32):
+            dst[i, j] = src[i, j]
+
+
 @proc
 def host_tour(N: size, i0: index, flag: bool, h: f32[N] @ DRAM,
               g: f32[N] @ DRAM):
