@@ -5,7 +5,6 @@ it)."""
 from __future__ import annotations
 
 from exogpu.lang import *
-from exogpu.stdlib import sm90a
 
 TILE = 128  # a module constant in control expressions
 RING = 4
