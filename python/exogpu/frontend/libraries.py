@@ -1,10 +1,9 @@
 """Instruction libraries as the frontend sees them.
 
 `from exogpu.stdlib import sm90a` binds a `Library`: the instruction
-library `stdlib/sm90a.mlir`. A proc calls its instructions as
-`sm90a.Sm90_tma_load_128x32_f32(...)`, or by the bare name when the module
-imports the library (the libraries a module imports are the ones its procs
-declare). The frontend only needs the instructions' names (to resolve a
+library `stdlib/sm90a.mlir`. The libraries a module imports are the ones
+its procs declare (their modules link them), and a proc calls their
+instructions as `sm90a.Sm90_tma_load_128x32_f32(...)` or by the bare name. The frontend only needs the instructions' names (to resolve a
 call and to say which library it links); their signatures and rules stay in
 the library and are the tools' to check.
 """

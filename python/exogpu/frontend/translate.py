@@ -50,7 +50,13 @@ class Translator(ExpressionReader):
         self.lines: List[str] = []
         self.locations: List[Location] = []
         self.callees: List[Any] = []
+        # The libraries the proc declares: those its module imports (`from
+        # exogpu.stdlib import sm90a`), in order, and any other whose
+        # instructions it calls.
         self.libraries: List[Library] = []
+        for value in namespace.values():
+            if isinstance(value, Library):
+                self.use_library(value)
 
     # -- Emission ---------------------------------------------------------
 
