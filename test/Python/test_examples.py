@@ -59,6 +59,9 @@ def test_every_statement_carries_its_python_line():
         if located:
             assert (int(located.group(1)), int(located.group(2))) == \
                 (where.line, where.column)
+    # The library's declaration: the line that imports it.
+    assert module.locations[0] == exogpu.Location(
+        procs.file, python.index("from exogpu.stdlib import sm90a") + 1, 1)
     # The wgmma call: its loc names the Python line of the call.
     call = next(i for i, line in enumerate(lines)
                 if "@Sm90_mma_async_tf32_m64n256k8" in line)

@@ -123,12 +123,27 @@ def module_text(roots: Sequence[Callable]) -> ModuleText:
             if all(library is not known for known in libraries):
                 libraries.append(library)
     lines = library_declaration(libraries)
-    locations: List[Optional[Location]] = [None] * len(lines)
+    locations: List[Optional[Location]] = [
+        _import_location(roots[-1], library) for library in libraries]
     for node in ordered:
         part = node.op_text()
         lines.extend(part.text.splitlines())
         locations.extend(part.locations)
     return ModuleText("\n".join(lines) + "\n", locations, libraries)
+
+
+def _import_location(root: Callable, library: Library) -> Location:
+    """Where `root`'s file imports `library` (`from exogpu.stdlib import
+    sm90a`), else where `root` is defined: the Python line a diagnostic of
+    the library's declaration points at."""
+    lines = linecache.getlines(root.file)
+    if lines:
+        for node in ast.walk(_parse_file(root.file, "".join(lines))):
+            if isinstance(node, ast.ImportFrom) and \
+                    node.module == "exogpu.stdlib" and any(
+                        alias.name == library.name for alias in node.names):
+                return Location(root.file, node.lineno, node.col_offset + 1)
+    return Location(root.file, root.line, 1)
 
 
 class Proc(Callable):
