@@ -19,8 +19,9 @@ Statements are named by cursors, found anew in each proc:
 * `"k"`: the loop with iterator `k`; `"k #1"` the second such loop (Exo's
   convention: the first match unless `#n` says otherwise);
 * a statement in Python syntax, `_` matching anything: `"for k in _"`,
-  `"C[_] += _"`, `"acc[_] = _"`, `"A_smem: _"`, `"Sm80_mma_tf32(_)"`,
-  `"Fence(_)"`; `pattern(text)` takes the dialect's own spelling;
+  `"C[_] += _"`, `"acc[_] = _"`, `"A_smem: _"`, `"Fence(_)"`;
+  `"Sm80_mma_tf32(_)"` is any call of it; `pattern(text)` takes the
+  dialect's own spelling;
 * `label("compute")`, `kind("assign")`; `cursor.find("mm")` searches inside
   a cursor's statements, `cursor.block(n)` is a statement and the `n - 1`
   that follow it, `cursor.body()` the statements of a loop or block;
@@ -119,6 +120,9 @@ def as_cursor(where: Union[str, Cursor]) -> Cursor:
         text, nth = numbered.group("text"), int(numbered.group("nth"))
     if _NAME.match(text):
         return _match(nth, iter=text)
+    call = _ANY_CALL.match(text)
+    if call and call.group("name") not in ("Fence", "Arrive", "Await"):
+        return _match(nth, kind="call", callee=call.group("name"))
     return _match(nth, pattern=_dialect_pattern(text))
 
 
@@ -133,6 +137,8 @@ def every(where: Union[str, Cursor]) -> Cursor:
     return Cursor(cursor.steps[:-1] + (("match", last),), each=True)
 
 
+# `f(_)` or `f(_) >> _`: any call of f.
+_ANY_CALL = re.compile(r"^(?P<name>[A-Za-z_]\w*)\(_\)(\s*>>\s*_)?$")
 _WRITE = re.compile(r"^(?P<target>[A-Za-z_]\w*(\[.*\])?)\s*(?P<op>\+?=)\s*"
                     r"(?P<value>.*)$")
 _CALL = re.compile(r"^(?P<name>[A-Za-z_]\w*)\((?P<rest>.*)$")
@@ -161,9 +167,7 @@ def _dialect_pattern(text: str) -> str:
         name = call.group("name")
         if name in ("Fence", "Arrive", "Await"):
             return name.lower() + "(" + call.group("rest")
-        rest = call.group("rest")
-        # `f(_)` also matches a call that completes on a barrier.
-        return f"call @{name}(" + rest + ("" if ">>" in rest else "_")
+        return f"call @{name}(" + call.group("rest")
     raise ValueError(f"cannot read the statement pattern {text!r}: use a "
                      "loop name, `for ...`, `if ...`, `x: _`, `x[_] = _`, "
                      "`x[_] += _`, `f(_)`, or pattern() with the dialect's "
@@ -231,7 +235,8 @@ class _Script:
                 criteria = dict(value)
                 text = "".join(f" {key} {mlir_string(criteria[key])}"
                                for key in ("kind", "iter", "label",
-                                           "pattern") if key in criteria)
+                                           "pattern", "callee")
+                               if key in criteria)
                 text += f" proc {mlir_string(self.proc)}"
                 if "nth" in criteria:
                     text += f" nth {criteria['nth']}"
@@ -416,10 +421,11 @@ def _locations(lines: Sequence[str]) -> List[Optional[Location]]:
     return found
 
 
-def _rewritten(proc: Proc, module: str) -> Proc:
-    """`proc` as the rewritten module holds it."""
-    lines = _op_lines(module, proc.name)
-    return derived(proc, lines=lines, locations=_locations(lines))
+def _rewritten(proc: Proc, module: str, name: Optional[str] = None) -> Proc:
+    """`proc` as the rewritten module holds it (or the proc `name` the
+    rewrite made of it)."""
+    lines = _op_lines(module, name or proc.name)
+    return derived(proc, name=name, lines=lines, locations=_locations(lines))
 
 
 # -- Loops (docs/scheduling.md "Loops") ----------------------------------
@@ -680,8 +686,12 @@ def stage_mem(proc: Proc, block: Where, window: str, new_name: str,
         results=3, labels=labels))
 
 
-def inline_window(proc: Proc, window: Where) -> Proc:
-    return _rewritten(proc, _rewrite(proc, "inline_window", [window], ""))
+def inline_window(proc: Proc, window: Union[str, Cursor]) -> Proc:
+    """`w = x[...]; s` -> `s[w -> x[...]]` (the window named by its
+    name)."""
+    target = window if isinstance(window, Cursor) else _match(
+        0, kind="window", pattern=f"{window} = window _")
+    return _rewritten(proc, _rewrite(proc, "inline_window", [target], ""))
 
 
 def bind_window(proc: Proc, block: Where, buffer: str, new_name: str,
@@ -745,6 +755,27 @@ def _linking(proc: Proc, target: Any) -> Proc:
 def inline(proc: Proc, call: Where) -> Proc:
     return _rewritten(proc, _rewrite(proc, "inline", [call], "",
                                      results=1))
+
+
+def extract_subproc(proc: Proc, block: Where,
+                    name: str) -> Tuple[Proc, Proc]:
+    """The block -> a call of a new proc `name` (its parameters: the control
+    values and buffers the block uses); returns (the proc, the new one)."""
+    module = _rewrite(proc, "extract_subproc", [block],
+                      f" {mlir_string(name)}", results=2)
+    extracted = _rewritten(proc, module, name)
+    caller = _rewritten(proc, module)
+    return derived(caller, callees=caller.callees + [extracted]), extracted
+
+
+def copy_proc(proc: Proc, name: str) -> Proc:
+    """A copy of the proc named `name`, known to be equivalent to it
+    (`call_eqv` swaps calls of the two)."""
+    module = _rewrite(proc, "copy_proc", [], f" {mlir_string(name)}",
+                      results=1, proc_target=True)
+    copy = _rewritten(proc, module, name)
+    # Its module holds the original, which it names as its equivalent.
+    return derived(copy, callees=copy.callees + [proc])
 
 
 def call_eqv(proc: Proc, call: Where, other: Proc) -> Proc:
@@ -890,7 +921,8 @@ __all__ = [
     "resize_dim", "reuse_buffer", "set_memory", "set_precision",
     "sink_alloc", "stage_mem",
     # procs and instructions
-    "call_eqv", "inline", "replace", "unsafe_steps",
+    "call_eqv", "copy_proc", "extract_subproc", "inline", "replace",
+    "unsafe_steps",
     # GPU annotations
     "insert_arrive", "insert_await", "insert_barrier_alloc", "insert_fence",
     "set_label", "set_loop_mode", "set_trailing_barrier",

@@ -161,15 +161,17 @@ class Proc(Callable):
                              compiler.size_sets(sizes))
 
 
-def derived(base: Callable, *, lines: Optional[List[str]] = None,
+def derived(base: Callable, *, name: Optional[str] = None,
+            lines: Optional[List[str]] = None,
             locations: Optional[List[Optional[Location]]] = None,
             callees: Optional[List[Callable]] = None,
             libraries: Optional[List[Library]] = None) -> Proc:
-    """A proc made from `base` (the result of a rewrite, exogpu.scheduling):
-    what is not given is `base`'s, and it keeps `base`'s file and line."""
+    """A proc made from `base` (the result of a rewrite, exogpu.scheduling,
+    or a proc a rewrite made of it): what is not given is `base`'s, and it
+    keeps `base`'s file and line."""
     t = base._translation
     translation = Translation(
-        t.name, lines if lines is not None else t.lines,
+        t.name if name is None else name, lines if lines is not None else t.lines,
         locations if locations is not None else t.locations,
         callees if callees is not None else list(t.callees),
         libraries if libraries is not None else list(t.libraries))

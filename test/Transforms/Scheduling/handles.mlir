@@ -54,3 +54,28 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// `callee` finds the calls of one proc or instruction, whatever their
+// arguments (control arguments in brackets included).
+// CHECK-LABEL: exogpu.proc @caller
+// CHECK: exogpu.call @fill[4](%x) {exogpu.label = "fill"} : f32[4] @DRAM
+// CHECK: exogpu.call @other(%x) : f32[4] @DRAM
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @fill(%n: size, %x: f32[4] @DRAM) {
+    exogpu.assign %x[0] = 1.0 : f32[4] @DRAM
+  }
+  exogpu.proc @other(%x: f32[4] @DRAM) {
+    exogpu.assign %x[0] = 2.0 : f32[4] @DRAM
+  }
+  exogpu.proc @caller(%x: f32[4] @DRAM) {
+    exogpu.call @fill[4](%x) : f32[4] @DRAM
+    exogpu.call @other(%x) : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.exogpu.match callee "fill" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.set_label %c "fill" : !transform.any_op
+    transform.yield
+  }
+}

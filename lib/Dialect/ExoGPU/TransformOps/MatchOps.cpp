@@ -126,9 +126,10 @@ static std::string patternToRegex(StringRef pattern) {
 }
 
 LogicalResult MatchOp::verify() {
-  if (!getKind() && !getIter() && !getLabel() && !getPattern() && !getProc())
+  if (!getKind() && !getIter() && !getLabel() && !getPattern() &&
+      !getCallee() && !getProc())
     return emitOpError(
-        "needs at least one of kind, iter, label, pattern or proc");
+        "needs at least one of kind, iter, label, pattern, callee or proc");
   // A pattern needs no check: patternToRegex escapes every regex
   // metacharacter, so each pattern is a valid regex.
   return success();
@@ -144,6 +145,8 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
   DenseMap<Operation *, std::unique_ptr<AsmState>> states;
   OpPrintingFlags flags;
   flags.skipRegions();
+  // The statement's text, never its location (--mlir-print-debuginfo).
+  flags.enableDebugInfo(false);
   auto matches = [&](Operation *op) {
     auto proc = op->getParentOfType<ProcOp>();
     if (op->getParentOfType<InstrOp>() || !proc)
@@ -158,6 +161,11 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
     if (getIter()) {
       auto loop = dyn_cast<ForOp>(op);
       if (!loop || loop.getIterName() != *getIter())
+        return false;
+    }
+    if (getCallee()) {
+      auto call = dyn_cast<CallOp>(op);
+      if (!call || call.getCallee() != *getCallee())
         return false;
     }
     if (getLabel()) {

@@ -27,6 +27,8 @@ def MatchOp : ExoGPU_TransformOp<"match", [NavigationTransformOpTrait,
       standing alone (not part of a name) matches any text: `for k in _`,
       `reduce C[_] += _`, `call @Sm80_mma_tf32(_)`. For an expression the
       text is its infix form, `A[i, k] * B[k, j]`;
+    * `callee`: a call of the proc or instruction of this name (`callee
+      "Sm80_mma_tf32"`, whatever its arguments);
     * `proc`: a statement of the proc of this name (the other procs of the
       module are not searched).
     `nth` keeps only the match of that index (0-based; negative counts from
@@ -51,13 +53,14 @@ def MatchOp : ExoGPU_TransformOp<"match", [NavigationTransformOpTrait,
                        OptionalAttr<StrAttr>:$iter,
                        OptionalAttr<StrAttr>:$label,
                        OptionalAttr<StrAttr>:$pattern,
+                       OptionalAttr<StrAttr>:$callee,
                        OptionalAttr<StrAttr>:$proc,
                        OptionalAttr<I64Attr>:$nth);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
     (`kind` $kind^)? (`iter` $iter^)? (`label` $label^)?
-    (`pattern` $pattern^)? (`proc` $proc^)? (`nth` $nth^)? `in` $target
-    attr-dict
+    (`pattern` $pattern^)? (`callee` $callee^)? (`proc` $proc^)?
+    (`nth` $nth^)? `in` $target attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
