@@ -60,6 +60,12 @@ if cuobjdump:
 if python and subprocess.run([python, "-c", "import numpy"],
                              capture_output=True).returncode == 0:
     config.available_features.add("numpy")
+# The pinned CUTLASS headers (bench/kernels.py's second anchor).
+if python and subprocess.run(
+        [python, "-c", "import importlib.metadata as m, sys; "
+         "sys.exit(m.version('nvidia-cutlass') != '4.2.0.0')"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("cutlass")
 # utils/check-runtime-deps.py asks dpkg which package owns each library.
 if shutil.which("dpkg") and shutil.which("apt-cache") and shutil.which("ldd"):
     config.available_features.add("dpkg")

@@ -239,16 +239,18 @@ LogicalResult HostEmitter::emitTensorMap(WindowOp window) {
     strides += (strides.empty() ? "" : ", ") + std::string("cuuint64_t(") +
                stride + ")";
   }
+  // Encoded once per call site, tensor and shape (exo::TensorMapCache).
   out.comment(state.describe(window));
   out.line("CUtensorMap " + name + ";");
   out.open("");
+  out.line("static thread_local exo::TensorMapCache cache;");
   out.line("const cuuint64_t dims[] = {" + extents + "};");
   if (!strides.empty())
     out.line("const cuuint64_t strides[] = {" + strides + "};");
   out.line("const cuuint32_t box[] = {" + boxText + "};");
-  out.line("EXOGPU_TRY(exo::encode_tensor_map(&" + name + ", " +
-           dataType->str() + ", " + std::to_string(dims.size()) + ", " +
-           *address + ", dims, " + (strides.empty() ? "nullptr" : "strides") +
+  out.line("EXOGPU_TRY(cache.encode(&" + name + ", " + dataType->str() + ", " +
+           std::to_string(dims.size()) + ", " + *address + ", dims, " +
+           (strides.empty() ? "nullptr" : "strides") +
            ", box, CU_TENSOR_MAP_SWIZZLE_" +
            (swizzle ? std::to_string(swizzle) + "B" : std::string("NONE")) +
            "));");

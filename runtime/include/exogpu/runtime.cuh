@@ -6,8 +6,8 @@
 // repeated at every use: control arithmetic with floor semantics, mbarrier
 // waits, the wgmma shared-memory descriptor, the 128-byte swizzle of scalar
 // accesses, tensor-map encoding through the driver entry point (so nothing
-// links libcuda), persistent-grid sizing and error propagation. Everything is
-// inline; there is no library to link.
+// links libcuda) with a cache per call site, persistent-grid sizing and error
+// propagation. Everything is inline; there is no library to link.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 #define EXOGPU_RUNTIME_CUH
 
 #include <cstdint>
+#include <cstring>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -309,6 +310,81 @@ inline cudaError_t encode_tensor_map(CUtensorMap *map,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return result == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
+
+/// The tensor maps one call site of a host function encoded last (the
+/// translation declares one `static thread_local` cache per tensor map):
+/// cuTensorMapEncodeTiled is a pure function of its arguments, so a call
+/// with the same tensor (address), shape, strides, box, element type and
+/// swizzle as one of the last `kEntries` reuses that map instead of
+/// calling the driver again (tens of microseconds per map, paid on every
+/// call of a small GEMM otherwise). Least recently encoded entries are
+/// replaced first; each host thread has its own cache.
+class TensorMapCache {
+public:
+  static constexpr int kEntries = 8;
+  /// How a map is encoded on a miss (encode_tensor_map; tests pass another).
+  using Encoder = cudaError_t (*)(CUtensorMap *, CUtensorMapDataType, unsigned,
+                                  const void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *,
+                                  CUtensorMapSwizzle);
+
+  /// Writes the map of these arguments into `map`: the cached one, or one
+  /// that `encoder` encodes (and the cache keeps when it succeeds).
+  cudaError_t encode(CUtensorMap *map, CUtensorMapDataType type, unsigned rank,
+                     const void *address, const cuuint64_t *dims,
+                     const cuuint64_t *byte_strides, const cuuint32_t *box,
+                     CUtensorMapSwizzle swizzle,
+                     Encoder encoder = encode_tensor_map) {
+    if (rank == 0 || rank > 5)
+      return encoder(map, type, rank, address, dims, byte_strides, box,
+                     swizzle);
+    Key key;
+    std::memset(&key, 0, sizeof(key)); // padding too: memcmp compares it
+    key.type = type;
+    key.rank = rank;
+    key.address = address;
+    key.swizzle = swizzle;
+    for (unsigned i = 0; i < rank; ++i) {
+      key.dims[i] = dims[i];
+      key.box[i] = box[i];
+      if (i + 1 < rank)
+        key.strides[i] = byte_strides[i];
+    }
+    for (int i = 0; i < count; ++i)
+      if (std::memcmp(&entries[i].key, &key, sizeof(Key)) == 0) {
+        *map = entries[i].map;
+        return cudaSuccess;
+      }
+    cudaError_t status =
+        encoder(map, type, rank, address, dims, byte_strides, box, swizzle);
+    if (status != cudaSuccess)
+      return status;
+    entries[next].key = key;
+    entries[next].map = *map;
+    next = (next + 1) % kEntries;
+    if (count < kEntries)
+      ++count;
+    return cudaSuccess;
+  }
+
+private:
+  /// Everything the encoding reads.
+  struct Key {
+    CUtensorMapDataType type;
+    unsigned rank;
+    const void *address;
+    cuuint64_t dims[5];
+    cuuint64_t strides[4];
+    cuuint32_t box[5];
+    CUtensorMapSwizzle swizzle;
+  };
+  struct Entry {
+    Key key;
+    CUtensorMap map;
+  };
+  Entry entries[kEntries];
+  int count = 0, next = 0;
+};
 
 /// The number of CTAs of a persistent grid for `kernel`: as many clusters of
 /// `cluster_dim` CTAs as fit on the device at once, at most `tasks` of them.
