@@ -38,8 +38,11 @@ if os.path.exists(nvcc):
     config.available_features.add("nvcc")
     config.nvcc = nvcc
     runtime = os.path.join(config.exogpu_src_root, "runtime", "include")
+    # Host code is not contracted either (docs/cuda-translation.md
+    # "Arithmetic"; kernels round products with __fmul_rn themselves).
     config.substitutions.append(
-        ("%nvcc", nvcc + " -std=c++17 -I" + runtime))
+        ("%nvcc", nvcc + " -std=c++17 -Xcompiler -ffp-contract=off -I" +
+         runtime))
     config.substitutions.append(("%sm90a", "-gencode arch=compute_90a,code=sm_90a"))
 # cuobjdump shows the SASS (from the CUDA toolkit, or PyPI's
 # nvidia-cuda-cuobjdump, which scripts/install-deps.sh installs).
