@@ -4,7 +4,8 @@ log-sum-exp of the scaled scores of each query row, the textbook way with
 the row maximum subtracted: the scores of a row, their maximum, the
 exponentials and their sum, then O. Q, K, V, O are bf16 [BH, S, D] and
 LSE f32 [BH, S]; the causal twins let query i see keys 0..i. The scores
-are formed as the kernels' wgmma bodies form them (bf16 products summed in
+are formed as the kernels' wgmma bodies form them (the tensor cores'
+arithmetic: exact products of the bf16 operands, copied to f32, summed in
 f32 over d in order), so they equal the kernels' scores; the softmax is
 in f32 in base 2 (exp2((s - max) * log2(e) / sqrt(D)), the same function),
 without the kernels' online rescaling and rounding of P to bf16: the two
@@ -32,6 +33,8 @@ def attention_textbook(BH: size, S: size, D: size, full: bool, Q: bf16[BH, S, D]
     if D == 128:
         c = 0.12751743082459868
     s: f32[S] @ DRAM
+    q: f32[D] @ DRAM
+    k: f32[D] @ DRAM
     o: f32[D] @ DRAM
     v: f32[D] @ DRAM
     mx: f32 @ DRAM
@@ -43,7 +46,9 @@ def attention_textbook(BH: size, S: size, D: size, full: bool, Q: bf16[BH, S, D]
                 if full or j <= i:
                     s[j] = 0.0
                     for d in seq(0, D):
-                        s[j] += Q[bh, i, d] * K[bh, j, d]
+                        q[d] = Q[bh, i, d]
+                        k[d] = K[bh, j, d]
+                        s[j] += q[d] * k[d]
                     mx = max(mx, s[j])
             sum = 0.0
             for d in seq(0, D):
