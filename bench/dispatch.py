@@ -2,8 +2,9 @@
 """The one-kernel GEMM entry points (docs/performance.md, "One entry point
 per precision"): turns the dispatch table bench/dispatch.json into
 examples/gemm_tf32.mlir, examples/gemm_bf16.mlir, ...: procs whose host code
-calls, for a shape, the variant the table names; or rewrites the table
-from a benchmark run.
+calls, for a shape, the variant the table names (and their Python twins,
+examples/gemm_tf32.py, ...: docs/python.md); or rewrites the table from a
+benchmark run.
 
 A table entry names the entry point, its element type, the divisibility it
 requires of M, N and K, and rows in order: a variant (an exogpu proc with
@@ -180,17 +181,85 @@ def entry_text(table, entry):
     return "\n".join(lines) + "\n"
 
 
+def python_condition(conjunction):
+    """A conjunction of atoms in Python (`%M mod 1024` -> `M % 1024`)."""
+    return " and ".join(
+        f"{lhs} {rel} {value}".replace(" mod ", " % ").replace("%M", "M")
+        .replace("%N", "N").replace("%K", "K")
+        for lhs, rel, value in conjunction)
+
+
+def python_entry_text(table, entry):
+    """The Python twin of entry_text (the same module through the frontend,
+    test/Python/test_examples.py): a file examples/NAME.py."""
+    element = entry["element"]
+    requires = " and ".join(f"{dim} % {entry['requires'][dim]} == 0"
+                            for dim in DIMS if dim in entry["requires"])
+    variants = []
+    for row in entry["rows"]:
+        if row["kernel"] not in variants:
+            variants.append(row["kernel"])
+    lines = [
+        f'"""The Python twin of {entry["name"]}.mlir, generated with it by '
+        "bench/dispatch.py",
+        "from bench/dispatch.json: edit the table, not this file. The "
+        "one-kernel entry",
+        "point of its precision: its host code calls, for the shape, the "
+        "variant the",
+        "table names (the first row whose sizes and divisibility hold;",
+        "docs/performance.md). The table is " +
+        table["source"].split(":")[0] + ".",
+        "",
+        f"{entry['doc']}.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from exogpu.lang import *",
+    ]
+    lines += [f"from {name} import {name}" for name in variants]
+    lines += [
+        "", "",
+        "@proc",
+        f"def {entry['name']}(M: size, N: size, K: size,",
+        f"{' ' * (len(entry['name']) + 5)}A: {element}[M, K] @ CudaGmemLinear,"
+        f" B: {element}[N, K] @ CudaGmemLinear,",
+        f"{' ' * (len(entry['name']) + 5)}C: {element}[M, N] @ "
+        "CudaGmemLinear):",
+        f"    assert {requires}",
+    ]
+    for row, dnf in zip(entry["rows"], guards(entry["rows"], entry)):
+        call = f"{row['kernel']}(M, N, K, A, B, C)"
+        sizes = ", ".join(f"{d} >= {v}" for d, v in row["from"].items())
+        lines.append(f"    # {row['kernel']}" +
+                     (f" from {sizes}" if sizes else ", the rest"))
+        if dnf == [[]]:
+            lines.append(f"    {call}")
+            continue
+        conjunctions = [python_condition(c) for c in dnf]
+        if len(conjunctions) == 1:
+            lines.append(f"    if {conjunctions[0]}:")
+        else:
+            lines.append(f"    if ({conjunctions[0]}")
+            lines += [f"            or {c}" for c in conjunctions[1:-1]]
+            lines.append(f"            or {conjunctions[-1]}):")
+        lines.append(f"        {call}")
+    return "\n".join(lines) + "\n"
+
+
 def emit(table, out_dir, check):
-    """Writes (or, with `check`, compares) examples/NAME.mlir per entry."""
+    """Writes (or, with `check`, compares) examples/NAME.mlir and its Python
+    twin examples/NAME.py per entry."""
     stale = []
     for entry in table["entries"]:
-        path = pathlib.Path(out_dir) / f"{entry['name']}.mlir"
-        text = entry_text(table, entry)
-        if check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(str(path))
-        else:
-            path.write_text(text)
+        for suffix, text in ((".mlir", entry_text(table, entry)),
+                             (".py", python_entry_text(table, entry))):
+            path = pathlib.Path(out_dir) / f"{entry['name']}{suffix}"
+            if check:
+                if not path.exists() or path.read_text() != text:
+                    stale.append(str(path))
+            else:
+                path.write_text(text)
     if stale:
         fail("out of date with the table (run bench/dispatch.py): " +
              ", ".join(stale))

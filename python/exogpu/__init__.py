@@ -1,4 +1,18 @@
-"""ExoGPU from Python: a checked kernel as a function on your tensors.
+"""ExoGPU from Python: kernels written in the paper's language, checked,
+and called as functions on your tensors.
+
+    from __future__ import annotations
+    from exogpu.lang import *          # proc, size, f32, seq, Fence, ...
+
+    @proc
+    def gemv(M: size, N: size, A: f32[M, N] @ CudaGmemLinear, ...):
+        ...
+    gemv.check(M=256, N=64)            # the analyses and the sync check
+    kernel = exogpu.compile(gemv, check={"M": 256, "N": 64})
+
+`@exogpu.proc` reads a Python function as a proc (docs/python.md "The
+language"); `exogpu.scheduling` rewrites procs as Exo does. A `.mlir` file
+works wherever a proc does:
 
     import exogpu, torch
     gemm = exogpu.compile("examples/gemm_tf32_sm90a.mlir", "gemm_tf32_sm90a",
@@ -22,8 +36,9 @@ docs/python.md.
 
 from .compiler import compile
 from .errors import (BuildError, CudaError, Diagnostic, ExoGPUError,
-                     Location, ToolError, ToolNotFoundError,
+                     FrontendError, Location, ToolError, ToolNotFoundError,
                      parse_diagnostics)
+from .frontend.procs import Instr, Proc, instr, proc
 from .kernel import Kernel
 from .meaning import meaning
 from .signature import Param, Signature
@@ -31,9 +46,9 @@ from .source import Source
 from .torch_ops import torch_op
 
 __all__ = [
-    "BuildError", "CudaError", "Diagnostic", "ExoGPUError", "Kernel",
-    "Location", "Param", "Signature", "Source", "ToolError",
-    "ToolNotFoundError", "compile", "meaning", "parse_diagnostics",
-    "torch_op",
+    "BuildError", "CudaError", "Diagnostic", "ExoGPUError", "FrontendError",
+    "Instr", "Kernel", "Location", "Param", "Proc", "Signature", "Source",
+    "ToolError", "ToolNotFoundError", "compile", "instr", "meaning",
+    "parse_diagnostics", "proc", "torch_op",
 ]
 __version__ = "0.1.0"

@@ -26,7 +26,7 @@ from .source import Source, SourceLike, StdlibLike
 SizeSet = Mapping[str, Union[int, bool]]
 
 
-def compile(source: SourceLike, proc: str, *,
+def compile(source: SourceLike, proc: Optional[str] = None, *,
             check: Union[SizeSet, Sequence[SizeSet]],
             arch: Optional[str] = None, stdlib: StdlibLike = "auto",
             cache_dir: Optional[os.PathLike] = None,
@@ -34,7 +34,8 @@ def compile(source: SourceLike, proc: str, *,
     """Checks, translates and builds proc `proc` of `source`; returns it as
     a callable `Kernel`.
 
-    `source` is a `.mlir` path or the module's text; `stdlib` the
+    `source` is a `.mlir` path, the module's text, or a proc of the Python
+    frontend (`@exogpu.proc`; `proc` defaults to its name); `stdlib` the
     instruction libraries (see Source). `check` gives the sizes at which the
     synchronization check runs: one dict of every control parameter's value
     (``{"M": 256, "N": 256, "K": 64}``) or a list of them. `arch` is the
@@ -42,15 +43,16 @@ def compile(source: SourceLike, proc: str, *,
     Built libraries are cached in `cache_dir` (default: cache.default_dir())
     by content; a cache hit runs no tool and no nvcc, and needs neither.
     """
-    size_sets = _size_sets(check)
+    sets = size_sets(check)
     kernel_source = Source(source, stdlib)
+    proc = proc_name(source, proc)
     target = build.resolve_arch(arch)
     store = cache.Cache(cache_dir)
     runtime = tools.runtime_include_dir() / "exogpu"
     request = cache.digest({
         "source": kernel_source.combined,
         "proc": proc,
-        "check": size_sets,
+        "check": sets,
         "arch": target,
         "nvcc_flags": list(nvcc_flags),
         "runtime": {p.name: p.read_text() for p in sorted(runtime.glob("*"))
@@ -68,13 +70,23 @@ def compile(source: SourceLike, proc: str, *,
         tools.require_nvcc()
 
     def fill(folder: pathlib.Path) -> None:
-        _build(kernel_source, proc, size_sets, target, list(nvcc_flags),
-               folder)
+        _build(kernel_source, proc, sets, target, list(nvcc_flags), folder)
 
     return _load(store.store(request, toolchain, fill), proc, cached=False)
 
 
-def _size_sets(check: Any) -> List[Dict[str, Any]]:
+def proc_name(source: Any, proc: Optional[str]) -> str:
+    """`proc`, or the name of a Python proc given as the source."""
+    if proc is not None:
+        return proc
+    name = getattr(source, "exogpu_symbol", None)
+    if name is None:
+        raise TypeError("name the proc: a .mlir file or text may hold "
+                        "several")
+    return name
+
+
+def size_sets(check: Any) -> List[Dict[str, Any]]:
     sets = [check] if isinstance(check, Mapping) else list(check)
     if not sets or not all(isinstance(s, Mapping) for s in sets):
         raise TypeError("check= takes a dict of sizes ({'M': 256, ...}) or a "
@@ -122,9 +134,10 @@ def find_signature(source: Source, proc: str) -> Signature:
     return procs[proc]
 
 
-def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
-           arch: str, nvcc_flags: List[str], folder: pathlib.Path) -> None:
-    signature = find_signature(source, proc)
+def check_sizes(source: Source, proc: str,
+                size_sets: List[Dict[str, Any]]) -> None:
+    """Runs the collective analysis, the distributed memory deduction and
+    the synchronization check of `proc` once per size set."""
     for sizes in size_sets:
         text = _format_sizes(sizes).replace(",", " ")
         tools.run_tool(
@@ -135,6 +148,12 @@ def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
             f"synchronization check of @{proc} at "
             f"{_format_sizes(sizes).replace(',', ', ')}",
             source.map_location)
+
+
+def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
+           arch: str, nvcc_flags: List[str], folder: pathlib.Path) -> None:
+    signature = find_signature(source, proc)
+    check_sizes(source, proc, size_sets)
     cuda = tools.run_tool("exogpu-translate", ["--to-cuda"], source.combined,
                           f"CUDA translation of {source.name}",
                           source.map_location)

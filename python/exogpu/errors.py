@@ -16,12 +16,26 @@ for a failed tool run, so that ``except exogpu.ToolError as e`` sees
 from __future__ import annotations
 
 import dataclasses
+import linecache
 import re
 from typing import Callable, List, Optional, Sequence
 
 
 class ExoGPUError(Exception):
     """Base class of the errors this package raises."""
+
+
+class FrontendError(ExoGPUError, SyntaxError):
+    """A proc body uses Python syntax outside the ExoGPU language, or a name
+    it cannot resolve. Shown like Python's SyntaxError: the file, the line,
+    its text and a caret at the column."""
+
+    def __init__(self, message: str, file: str, line: int, column: int,
+                 text: Optional[str] = None):
+        if text is None:
+            text = linecache.getline(file, line)
+        SyntaxError.__init__(self, message, (file, line, column, text))
+        self.location = Location(file, line, column)
 
 
 class ToolNotFoundError(ExoGPUError, FileNotFoundError):
@@ -83,7 +97,10 @@ class ToolError(ExoGPUError):
 
     `message`, `location` and `notes` are those of the first error;
     `diagnostics` holds every error and warning in order; `stage` says what
-    ran (e.g. "synchronization check at M=256, N=256, K=64").
+    ran (e.g. "synchronization check of @gemm_sm90a at M=256, N=256, K=64").
+    `str(error)` is the diagnostics as the tool printed them, starting with
+    `FILE:LINE:COL: error:` (locations mapped to the user's files, Python
+    lines quoted for a proc of the Python frontend), then the stage.
     """
 
     def __init__(self, stage: str, diagnostics: Sequence[Diagnostic],
@@ -98,8 +115,8 @@ class ToolError(ExoGPUError):
         self.notes = list(first.notes) if first else []
         shown = [d.format() for d in self.diagnostics
                  if d.severity in ("error", "warning")]
-        super().__init__(f"{stage} failed:\n" +
-                         ("\n".join(shown) if shown else output.rstrip()))
+        super().__init__(("\n".join(shown) if shown else output.rstrip()) +
+                         f"\n(in the {stage})")
 
 
 _HEADER = re.compile(
@@ -163,4 +180,19 @@ def parse_diagnostics(text: str,
             continue
         pending.append(line)
     flush_pending()
+    for diagnostic in diagnostics:
+        for each in [diagnostic, *diagnostic.notes]:
+            quote_python_line(each)
     return diagnostics
+
+
+def quote_python_line(diagnostic: Diagnostic) -> None:
+    """Quotes the Python line of a diagnostic located in a `.py` file (a
+    proc of the Python frontend): the tool quoted the generated MLIR, or
+    nothing."""
+    where = diagnostic.location
+    if where is None or not where.file.endswith(".py"):
+        return
+    text = linecache.getline(where.file, where.line).rstrip("\n")
+    if text:
+        diagnostic.source_line = text + "\n" + " " * (where.column - 1) + "^"

@@ -11,17 +11,19 @@ their 16-bit patterns (`<u2`, what exogpu-run reads and writes): pass
 from __future__ import annotations
 
 import tempfile
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from . import tools
-from .compiler import find_signature
+from .compiler import find_signature, proc_name
 from .signature import DTYPES
 from .source import Source, SourceLike, StdlibLike
 
 
-def meaning(source: SourceLike, proc: str, *, stdlib: StdlibLike = "auto",
-            check_bounds: bool = True, **arguments: Any) -> Any:
-    """Runs the sequential meaning of proc `proc` of `source`.
+def meaning(source: SourceLike, proc: Optional[str] = None, *,
+            stdlib: StdlibLike = "auto", check_bounds: bool = True,
+            **arguments: Any) -> Any:
+    """Runs the sequential meaning of proc `proc` of `source` (a `.mlir`
+    path, MLIR text, or a Python proc, whose name `proc` defaults to).
 
     Keywords name the proc's parameters: every input (a data parameter the
     proc reads) as a NumPy array of its element type, and the control
@@ -33,6 +35,7 @@ def meaning(source: SourceLike, proc: str, *, stdlib: StdlibLike = "auto",
     import numpy
 
     kernel_source = Source(source, stdlib)
+    proc = proc_name(source, proc)
     signature = find_signature(kernel_source, proc)
     where = f"{proc}()"
     names = {p.name for p in signature.params}

@@ -4,8 +4,12 @@ The tools read one module: the instruction libraries (`stdlib/*.mlir`), the
 files the kernel's `// exogpu-include: FILE...` lines name (relative to its
 folder: the procs it calls, as the GEMM entry point examples/gemm_tf32.mlir
 calls its variants) and then the kernel, as `cat stdlib/sm90a.mlir
-kernel.mlir | exogpu-opt` does (docs/stdlib.md). `Source` builds that text and maps positions in it
-back to the files they came from, so that diagnostics name the user's file.
+kernel.mlir | exogpu-opt` does (docs/stdlib.md). A kernel is a `.mlir` file,
+MLIR text, or a proc of the Python frontend (`@exogpu.proc`), whose module
+links the libraries the proc calls. `Source` builds that text and maps
+positions in it back to the files they came from (for a Python proc, the
+Python line of each generated statement), so that diagnostics name the
+user's file.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import dataclasses
 import os
 import pathlib
 import re
-from typing import List, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 from . import tools
 from .errors import Location
@@ -34,19 +38,30 @@ class _Part:
     name: str  # the file name diagnostics show
     text: str
     first_line: int  # where the part starts in the combined text (from 1)
+    # For text generated from Python: the Python location of each line.
+    locations: Optional[Sequence[Optional[Location]]] = None
 
 
 class Source:
     """A kernel (a `.mlir` file or its text) and its instruction libraries.
 
     `stdlib` is "auto" (the libraries the source names with
-    `// exogpu-stdlib: NAME` lines, else "sm90a"), None (none), a library
-    name ("sm80", "sm90a": `stdlib/NAME.mlir` of the repository), a path, or
-    a list of these.
+    `// exogpu-stdlib: NAME` lines, else "sm90a"; for a Python proc, the
+    libraries it calls), None (none), a library name ("sm80", "sm90a":
+    `stdlib/NAME.mlir` of the repository), a path, or a list of these.
     """
 
     def __init__(self, source: SourceLike, stdlib: StdlibLike = "auto"):
-        name, text = _read_source(source)
+        from .frontend.procs import Program
+        locations = None
+        if isinstance(source, Program):
+            module = source.module()
+            name, text, locations = source.file, module.text, \
+                module.locations
+            if isinstance(stdlib, str) and stdlib == "auto":
+                stdlib = [library.name for library in module.libraries]
+        else:
+            name, text = _read_source(source)
         self.name = name
         self.text = text
         includes = _resolve_includes(name, text)
@@ -62,6 +77,8 @@ class Source:
                 part_text += "\n"
             self._parts.append(_Part(part_name, part_text, line))
             line += part_text.count("\n")
+        self._parts[-1] = dataclasses.replace(self._parts[-1],
+                                              locations=locations)
 
     @property
     def combined(self) -> str:
@@ -74,7 +91,12 @@ class Source:
             return Location(file, line, column)
         for part in reversed(self._parts):
             if line >= part.first_line:
-                return Location(part.name, line - part.first_line + 1, column)
+                local = line - part.first_line + 1
+                if part.locations is not None and \
+                        local <= len(part.locations) and \
+                        part.locations[local - 1] is not None:
+                    return part.locations[local - 1]
+                return Location(part.name, local, column)
         return Location(file, line, column)
 
 
@@ -121,10 +143,10 @@ def _resolve_stdlib(stdlib: StdlibLike, text: str) -> List[pathlib.Path]:
         stdlib = list(dict.fromkeys(named)) or [DEFAULT_STDLIB]
     if isinstance(stdlib, (str, os.PathLike)):
         stdlib = [stdlib]
-    return [_find_library(entry) for entry in stdlib]
+    return [find_library(entry) for entry in stdlib]
 
 
-def _find_library(entry: Union[str, os.PathLike]) -> pathlib.Path:
+def find_library(entry: Union[str, os.PathLike]) -> pathlib.Path:
     """The file of a library name ("sm90a") or path."""
     path = pathlib.Path(entry)
     if isinstance(entry, str) and "/" not in entry and not path.suffix:

@@ -125,16 +125,23 @@ def nvcc_version(nvcc: pathlib.Path) -> str:
 
 
 def run_tool(name: str, args: Sequence[str], stdin: str, stage: str,
-             map_location=None) -> str:
-    """Runs ExoGPU tool `name` on `stdin`; returns its standard output.
+             map_location=None, on_success=None) -> str:
+    """Runs ExoGPU tool `name` on `stdin`; returns its standard output
+    (`on_success`, if given, receives the standard error of a successful
+    run: its warnings and remarks).
 
     A failure raises ToolError with the tool's diagnostics, their positions
-    mapped by `map_location` (see errors.parse_diagnostics)."""
-    command = [str(require_tool(name)), *args]
+    mapped by `map_location` (see errors.parse_diagnostics). Verifier
+    errors come without MLIR's dump of the failing op in generic form."""
+    quiet = ["--mlir-print-op-on-diagnostic=false"] if name in (
+        "exogpu-opt", "exogpu-translate") else []
+    command = [str(require_tool(name)), *quiet, *args]
     result = subprocess.run(command, input=stdin, capture_output=True,
                             text=True)
     if result.returncode != 0:
         kwargs = {"map_location": map_location} if map_location else {}
         raise ToolError(stage, parse_diagnostics(result.stderr, **kwargs),
                         result.stderr)
+    if on_success is not None:
+        on_success(result.stderr)
     return result.stdout

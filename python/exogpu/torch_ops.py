@@ -41,10 +41,14 @@ def schema(signature: Signature) -> str:
     return f"({text}) -> {returns}"
 
 
-def torch_op(kernel: Kernel, *, name: str = None,
-             namespace: str = "exogpu") -> Any:
+def torch_op(kernel: Any, *, name: str = None, namespace: str = "exogpu",
+             **compile_args: Any) -> Any:
     """Registers `kernel` as the custom operator `namespace::name` (default
     name: the proc's) and returns it (``torch.ops.namespace.name``).
+
+    `kernel` is a compiled `Kernel`, or what `exogpu.compile` takes (a
+    Python proc, a `.mlir` file with `proc=`), compiled first with
+    `compile_args` (`check=` is required, as for `compile`).
 
     It runs on CUDA tensors (on CPU tensors too when every data parameter
     is in host memory), on PyTorch's current stream; autograd is not
@@ -53,6 +57,12 @@ def torch_op(kernel: Kernel, *, name: str = None,
         import torch
     except ImportError:
         raise ImportError("exogpu.torch_op needs PyTorch") from None
+    if not isinstance(kernel, Kernel):
+        from .compiler import compile
+        kernel = compile(kernel, **compile_args)
+    elif compile_args:
+        raise TypeError("a compiled Kernel takes no compile arguments: "
+                        f"{', '.join(sorted(compile_args))}")
     signature = kernel.signature
     name = name or signature.name
     qualified = f"{namespace}::{name}"

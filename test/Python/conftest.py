@@ -10,6 +10,7 @@ import ctypes
 import os
 import pathlib
 import shutil
+import subprocess
 
 import pytest
 
@@ -90,6 +91,16 @@ def nvcc():
     if path is None or shutil.which(str(path)) is None:
         pytest.skip("nvcc not found")
     return path
+
+
+def printed(source: exogpu.Source) -> str:
+    """The module `source` links, as exogpu-opt prints it (parsed and
+    verified)."""
+    result = subprocess.run(
+        [str(exogpu.tools.require_tool("exogpu-opt"))],
+        input=source.combined, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def pytest_report_header(config):

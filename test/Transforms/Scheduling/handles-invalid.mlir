@@ -174,7 +174,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{needs at least one of kind, iter, label or pattern}}
+    // expected-error @below {{needs at least one of kind, iter, label, pattern, callee or proc}}
     %l = transform.exogpu.match in %root : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -126,8 +126,10 @@ static std::string patternToRegex(StringRef pattern) {
 }
 
 LogicalResult MatchOp::verify() {
-  if (!getKind() && !getIter() && !getLabel() && !getPattern())
-    return emitOpError("needs at least one of kind, iter, label or pattern");
+  if (!getKind() && !getIter() && !getLabel() && !getPattern() &&
+      !getCallee() && !getProc())
+    return emitOpError(
+        "needs at least one of kind, iter, label, pattern, callee or proc");
   // A pattern needs no check: patternToRegex escapes every regex
   // metacharacter, so each pattern is a valid regex.
   return success();
@@ -143,8 +145,13 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
   DenseMap<Operation *, std::unique_ptr<AsmState>> states;
   OpPrintingFlags flags;
   flags.skipRegions();
+  // The statement's text, never its location (--mlir-print-debuginfo).
+  flags.enableDebugInfo(false);
   auto matches = [&](Operation *op) {
-    if (op->getParentOfType<InstrOp>() || !op->getParentOfType<ProcOp>())
+    auto proc = op->getParentOfType<ProcOp>();
+    if (op->getParentOfType<InstrOp>() || !proc)
+      return false;
+    if (getProc() && proc.getSymName() != *getProc())
       return false;
     if (!isProcStatement(op) && !isDataExpressionOp(op))
       return false;
@@ -156,13 +163,17 @@ MatchOp::apply(transform::TransformRewriter &rewriter,
       if (!loop || loop.getIterName() != *getIter())
         return false;
     }
+    if (getCallee()) {
+      auto call = dyn_cast<CallOp>(op);
+      if (!call || call.getCallee() != *getCallee())
+        return false;
+    }
     if (getLabel()) {
       auto label = op->getAttrOfType<StringAttr>("exogpu.label");
       if (!label || label.getValue() != *getLabel())
         return false;
     }
     if (regex) {
-      Operation *proc = op->getParentOfType<ProcOp>();
       std::unique_ptr<AsmState> &asmState = states[proc];
       if (!asmState)
         asmState = std::make_unique<AsmState>(proc, flags);

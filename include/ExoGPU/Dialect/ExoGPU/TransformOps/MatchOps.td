@@ -26,7 +26,11 @@ def MatchOp : ExoGPU_TransformOp<"match", [NavigationTransformOpTrait,
       `%` of names, the trailing type list and ` {`) matches, where each `_`
       standing alone (not part of a name) matches any text: `for k in _`,
       `reduce C[_] += _`, `call @Sm80_mma_tf32(_)`. For an expression the
-      text is its infix form, `A[i, k] * B[k, j]`.
+      text is its infix form, `A[i, k] * B[k, j]`;
+    * `callee`: a call of the proc or instruction of this name (`callee
+      "Sm80_mma_tf32"`, whatever its arguments);
+    * `proc`: a statement of the proc of this name (the other procs of the
+      module are not searched).
     `nth` keeps only the match of that index (0-based; negative counts from
     the end). Statements of instruction bodies are never matched.
 
@@ -40,6 +44,8 @@ def MatchOp : ExoGPU_TransformOp<"match", [NavigationTransformOpTrait,
         : (!transform.any_op) -> !transform.any_op
     %r = transform.exogpu.match pattern "reduce C[_] += _" in %root
         : (!transform.any_op) -> !transform.any_op
+    %g = transform.exogpu.match iter "i" proc "gemm" in %root
+        : (!transform.any_op) -> !transform.any_op
     ```
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
@@ -47,11 +53,14 @@ def MatchOp : ExoGPU_TransformOp<"match", [NavigationTransformOpTrait,
                        OptionalAttr<StrAttr>:$iter,
                        OptionalAttr<StrAttr>:$label,
                        OptionalAttr<StrAttr>:$pattern,
+                       OptionalAttr<StrAttr>:$callee,
+                       OptionalAttr<StrAttr>:$proc,
                        OptionalAttr<I64Attr>:$nth);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
     (`kind` $kind^)? (`iter` $iter^)? (`label` $label^)?
-    (`pattern` $pattern^)? (`nth` $nth^)? `in` $target attr-dict
+    (`pattern` $pattern^)? (`callee` $callee^)? (`proc` $proc^)?
+    (`nth` $nth^)? `in` $target attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
