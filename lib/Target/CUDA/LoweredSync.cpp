@@ -34,8 +34,8 @@ ThreadSet Rendezvous::getParticipants(int64_t thread,
       SmallVector<ThreadSet::Interval> lanesOfMask;
       for (int64_t lane = 0; lane < 32; ++lane)
         if (laneMask & (1u << lane))
-          lanesOfMask.push_back({thread - local % 32 + lane,
-                                 thread - local % 32 + lane});
+          lanesOfMask.push_back(
+              {thread - local % 32 + lane, thread - local % 32 + lane});
       return ThreadSet::fromIntervals(lanesOfMask);
     }
     int64_t first = ctaBase + local / 32 * 32 + local % 32 / lanes * lanes;
@@ -84,8 +84,8 @@ bool Rendezvous::meets(int64_t a, int64_t b, CollParams params) const {
   return a == b;
 }
 
-ThreadSet Rendezvous::getMeetingIssuer(const ThreadSet &executing,
-                                       int64_t unit, CollParams params) const {
+ThreadSet Rendezvous::getMeetingIssuer(const ThreadSet &executing, int64_t unit,
+                                       CollParams params) const {
   SmallVector<ThreadSet::Interval> met;
   for (ThreadSet::Interval range : executing.getIntervals())
     for (int64_t t = range.lo; t <= range.hi; ++t) {
@@ -182,8 +182,7 @@ mlir::exogpu::cuda::chooseRendezvous(ArrayRef<ThreadSet> instances,
     return warp / warpsPerCta * blockDim + warp % warpsPerCta * 32;
   };
   auto warpEnd = [&](int64_t warp) {
-    return std::min(warpBase(warp) + 32,
-                    (warp / warpsPerCta + 1) * blockDim);
+    return std::min(warpBase(warp) + 32, (warp / warpsPerCta + 1) * blockDim);
   };
   // Warps that collectives share meet at one barrier: union-find.
   std::map<int64_t, int64_t> parent;
@@ -300,9 +299,8 @@ mlir::exogpu::cuda::chooseRendezvous(ArrayRef<ThreadSet> instances,
   bool contiguous = llvm::all_of(ordered, [](auto &group) {
     return group.back() - group.front() + 1 == int64_t(group.size());
   });
-  int64_t spacing = ordered.size() > 1
-                        ? ordered[1].front() - ordered[0].front()
-                        : size;
+  int64_t spacing =
+      ordered.size() > 1 ? ordered[1].front() - ordered[0].front() : size;
   bool even = true;
   for (size_t i = 1; i < ordered.size(); ++i)
     even &= ordered[i].front() - ordered[i - 1].front() == spacing;

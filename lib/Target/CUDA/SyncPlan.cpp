@@ -227,11 +227,11 @@ struct PendingAccesses {
   /// Adds the facts of `other`; whether any was new.
   bool join(const PendingAccesses &other) {
     bool changed = false;
-    for (auto [mine, theirs] : {std::pair{&held, &other.held},
-                                std::pair{&forWarp, &other.forWarp},
-                                std::pair{&forWarpgroup, &other.forWarpgroup},
-                                std::pair{&forCluster, &other.forCluster},
-                                std::pair{&forProxy, &other.forProxy}})
+    for (auto [mine, theirs] :
+         {std::pair{&held, &other.held}, std::pair{&forWarp, &other.forWarp},
+          std::pair{&forWarpgroup, &other.forWarpgroup},
+          std::pair{&forCluster, &other.forCluster},
+          std::pair{&forProxy, &other.forProxy}})
       for (auto &[access, holders] : *theirs)
         changed |= addHolders(*mine, access, holders);
     for (auto &[barrier, accesses] : other.handed)
@@ -723,12 +723,12 @@ LogicalResult SyncPlanBuilder::run() {
     for (const WarpPath &path : branch.paths) {
       ThreadSet pathThreads;
       for (int64_t cta = 0; cta < params.clusterDim; ++cta)
-        pathThreads = pathThreads.unite(ThreadSet::range(
-            cta * params.blockDim + path.firstWarp * 32,
-            std::min(cta * params.blockDim +
-                         (path.firstWarp + path.numWarps) * 32,
-                     (cta + 1) * params.blockDim) -
-                1));
+        pathThreads = pathThreads.unite(
+            ThreadSet::range(cta * params.blockDim + path.firstWarp * 32,
+                             std::min(cta * params.blockDim +
+                                          (path.firstWarp + path.numWarps) * 32,
+                                      (cta + 1) * params.blockDim) -
+                                 1));
       paths.push_back({path.group, pathThreads});
     }
   if (failed(walkKernel()))

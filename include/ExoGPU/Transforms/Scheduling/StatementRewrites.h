@@ -71,8 +71,8 @@ eliminateDeadCode(RewriterBase &rewriter, Operation *op, Refusal &refusal);
 /// excluded, `s` fails no run-time check of the meaning (RuntimeChecks.h:
 /// bounds through windows, extents, preconditions and bodies of what it
 /// calls) and writes only elements of allocations that nothing reads
-/// afterwards (seeds/002 Sec. 8). With `unsafe`, the check is skipped and the step is
-/// recorded (recordUnsafeStep). Returns the statements of `s`.
+/// afterwards (seeds/002 Sec. 8). With `unsafe`, the check is skipped and the
+/// step is recorded (recordUnsafeStep). Returns the statements of `s`.
 FailureOr<SmallVector<Operation *>> removeIf(RewriterBase &rewriter, IfOp guard,
                                              bool unsafe, Refusal &refusal);
 
