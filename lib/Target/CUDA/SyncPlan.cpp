@@ -376,7 +376,7 @@ private:
   BufferSharingAnalysis &sharing;
   /// The code paths (warp groups) and their threads.
   SmallVector<std::pair<std::string, ThreadSet>> paths;
-  DenseMap<Operation *, SmallVector<CollectiveInstance>> instances;
+  CollectiveInstanceCache instances;
   DenseMap<Operation *, ThreadSet> threads;
   DenseMap<Operation *, ArriveFacts> arriveFacts;
 };
@@ -384,7 +384,8 @@ private:
 } // namespace mlir::exogpu::cuda
 
 FailureOr<ArrayRef<CollectiveInstance>>
-SyncPlanBuilder::getInstances(Operation *op) {
+CollectiveInstanceCache::get(const CollectiveAnalysis &collective,
+                             Operation *op) {
   auto it = instances.find(op);
   if (it == instances.end()) {
     FailureOr<SmallVector<CollectiveInstance>> found =
@@ -394,6 +395,11 @@ SyncPlanBuilder::getInstances(Operation *op) {
     it = instances.try_emplace(op, std::move(*found)).first;
   }
   return ArrayRef<CollectiveInstance>(it->second);
+}
+
+FailureOr<ArrayRef<CollectiveInstance>>
+SyncPlanBuilder::getInstances(Operation *op) {
+  return instances.get(collective, op);
 }
 
 FailureOr<const ThreadSet *> SyncPlanBuilder::getThreads(Operation *op) {

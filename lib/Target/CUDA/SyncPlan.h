@@ -78,6 +78,17 @@ struct CollectiveInstance {
 FailureOr<SmallVector<CollectiveInstance>>
 enumerateCollectives(const CollectiveAnalysis &collective, Operation *op);
 
+/// The collectives of each synchronization statement, enumerated once
+/// (enumerateCollectives) and kept.
+class CollectiveInstanceCache {
+public:
+  FailureOr<ArrayRef<CollectiveInstance>>
+  get(const CollectiveAnalysis &collective, Operation *op);
+
+private:
+  DenseMap<Operation *, SmallVector<CollectiveInstance>> instances;
+};
+
 /// The thread sets of enumerateCollectives.
 FailureOr<SmallVector<ThreadSet>>
 getCollectiveInstances(const CollectiveAnalysis &collective, Operation *op);

@@ -358,7 +358,7 @@ private:
   /// `threads`: they move to the last generation, no longer in flight.
   void complete(State &state, Completion completion, unsigned from,
                 const ThreadSet &threads);
-  DenseMap<Operation *, SmallVector<CollectiveInstance>> instances;
+  CollectiveInstanceCache instances;
   DenseSet<Operation *> checked;
   /// Named barrier ids in use: the threads of a CTA that meet at each (as
   /// thread indices in the CTA) and their count.
@@ -373,15 +373,7 @@ StringRef Validator::getGroup(int64_t thread) const {
 }
 
 FailureOr<ArrayRef<CollectiveInstance>> Validator::getInstances(Operation *op) {
-  auto it = instances.find(op);
-  if (it == instances.end()) {
-    FailureOr<SmallVector<CollectiveInstance>> found =
-        enumerateCollectives(collective, op);
-    if (failed(found))
-      return failure();
-    it = instances.try_emplace(op, std::move(*found)).first;
-  }
-  return ArrayRef<CollectiveInstance>(it->second);
+  return instances.get(collective, op);
 }
 
 FailureOr<SmallVector<std::pair<const SyncLowering *, ThreadSet>>>
