@@ -123,13 +123,11 @@ private:
     if (succeeded(
             parser.parseOptionalKeyword(&function, {"max", "exp2", "log2"})))
       return parseFunction(function, std::move(node));
-    int64_t intValue = 0;
-    OptionalParseResult hasInt = parser.parseOptionalInteger(intValue);
+    OptionalParseResult hasInt =
+        parseOptionalIntLiteral(*node, /*negated=*/false);
     if (hasInt.has_value()) {
       if (failed(*hasInt))
         return failure();
-      node->kind = ExprNode::Kind::Int;
-      node->intValue = intValue;
       return node;
     }
     SmallVector<int32_t> counts;
@@ -152,6 +150,18 @@ private:
     return node;
   }
 
+  /// An integer literal, if one comes next, into `node` (negated when it
+  /// follows a unary minus).
+  OptionalParseResult parseOptionalIntLiteral(ExprNode &node, bool negated) {
+    int64_t value = 0;
+    OptionalParseResult result = parser.parseOptionalInteger(value);
+    if (result.has_value() && succeeded(*result)) {
+      node.kind = ExprNode::Kind::Int;
+      node.intValue = negated ? -value : value;
+    }
+    return result;
+  }
+
   /// The operand of a unary minus, after the minus. `-5` is the literal
   /// minus five, so that every integer constant the printer writes,
   /// INT32_MIN included, reads back as itself.
@@ -164,13 +174,11 @@ private:
       nested->loc = innerLoc;
       inner = parseNegated(std::move(nested));
     } else {
-      int64_t literal = 0;
-      OptionalParseResult hasLiteral = parser.parseOptionalInteger(literal);
+      OptionalParseResult hasLiteral =
+          parseOptionalIntLiteral(*node, /*negated=*/true);
       if (hasLiteral.has_value()) {
         if (failed(*hasLiteral))
           return failure();
-        node->kind = ExprNode::Kind::Int;
-        node->intValue = -literal;
         return node;
       }
       inner = parseUnary();
