@@ -10,6 +10,7 @@
 #include "ExoGPU/AbstractMachine/Passes.h"
 #include "ExoGPU/Analysis/DistributedMemory.h"
 #include "ExoGPU/Conversion/ExoGPUToExoAM.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Transforms/InsertFrees.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -39,27 +40,29 @@ struct SyncCheckPass : public exoam::impl::ExoGPUSyncCheckBase<SyncCheckPass> {
 };
 } // namespace
 
-/// The procs to check: `name`, or every proc that no proc calls.
-static FailureOr<SmallVector<exogpu::ProcOp>> selectProcs(ModuleOp module,
-                                                          StringRef name) {
+/// The procs of `program` (the linked copy of `source`) to check: `name`,
+/// or every proc of `source` itself that no proc calls.
+static FailureOr<SmallVector<exogpu::ProcOp>>
+selectProcs(ModuleOp program, ModuleOp source, StringRef name) {
   SmallVector<exogpu::ProcOp> procs;
   if (!name.empty()) {
     auto proc = SymbolTable::lookupNearestSymbolFrom<exogpu::ProcOp>(
-        module, StringAttr::get(module.getContext(), name));
+        program, StringAttr::get(program.getContext(), name));
     if (!proc)
-      return emitError(module.getLoc(), "exogpu-sync-check: no proc named '")
+      return emitError(program.getLoc(), "exogpu-sync-check: no proc named '")
              << name << "'";
     procs.push_back(proc);
     return procs;
   }
   DenseSet<StringRef> called;
-  module.walk([&](exogpu::CallOp call) { called.insert(call.getCallee()); });
-  for (auto proc : module.getOps<exogpu::ProcOp>())
+  program.walk([&](exogpu::CallOp call) { called.insert(call.getCallee()); });
+  SymbolTable symbols(program);
+  for (auto proc : source.getOps<exogpu::ProcOp>())
     if (!called.contains(proc.getSymName()))
-      procs.push_back(proc);
+      procs.push_back(symbols.lookup<exogpu::ProcOp>(proc.getSymName()));
   // Procs that all call each other (recursion) leave nothing to start from.
-  if (procs.empty() && !module.getOps<exogpu::ProcOp>().empty())
-    return emitError(module.getLoc(),
+  if (procs.empty() && !source.getOps<exogpu::ProcOp>().empty())
+    return emitError(program.getLoc(),
                      "exogpu-sync-check: every proc is called by another "
                      "(a recursive call?): nothing to check; name one with "
                      "proc=NAME");
@@ -106,7 +109,11 @@ void SyncCheckPass::runOnOperation() {
                                << engine << "' (expected box or reference)";
     return signalPassFailure();
   }
+  // The whole program: the definitions the imports bring are checked (and
+  // inlined) like the module's own.
   OwningOpRef<ModuleOp> copy = module.clone();
+  if (failed(exogpu::linkImports(*copy)))
+    return signalPassFailure();
   exogpu::insertFrees(*copy);
   exogpu::CollectiveAnalysis analysis(*copy);
   if (!analysis.getDiagnostics().empty()) {
@@ -120,7 +127,8 @@ void SyncCheckPass::runOnOperation() {
     exogpu::emitDiagnostics(distribution.getDiagnostics());
     return signalPassFailure();
   }
-  FailureOr<SmallVector<exogpu::ProcOp>> procs = selectProcs(*copy, procName);
+  FailureOr<SmallVector<exogpu::ProcOp>> procs =
+      selectProcs(*copy, module, procName);
   if (failed(procs) ||
       failed(checkBindings(*copy, getArgument(), *bindings, *procs)))
     return signalPassFailure();

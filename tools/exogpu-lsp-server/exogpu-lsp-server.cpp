@@ -5,7 +5,8 @@
 // dialect and the upstream dialects exogpu-opt reads (host code mixed with
 // procs, the output of --convert-exogpu-to-standard): diagnostics, hover,
 // go-to-definition, references and completion for .mlir files in any LSP
-// editor (docs/editor.md).
+// editor (docs/editor.md). Imports resolve as in the other tools (`-I DIR`
+// adds a folder).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,16 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <mutex>
+
+static llvm::cl::list<std::string>
+    importDirs("I",
+               llvm::cl::desc("Search this folder for the files "
+                              "exogpu.import names (repeatable)"),
+               llvm::cl::value_desc("dir"), llvm::cl::Prefix);
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -29,5 +40,16 @@ int main(int argc, char **argv) {
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::transform::TransformDialect>();
-  return mlir::succeeded(mlir::MlirLspServerMain(argc, argv, registry)) ? 0 : 1;
+  // The server parses the command line: add the -I folders when the first
+  // document needs the registry.
+  std::once_flag addImportDirs;
+  auto getRegistry =
+      [&](const llvm::lsp::URIForFile &) -> mlir::DialectRegistry & {
+    std::call_once(addImportDirs, [&] {
+      mlir::exogpu::addExoGPUImportPaths(registry, importDirs);
+    });
+    return registry;
+  };
+  return mlir::succeeded(mlir::MlirLspServerMain(argc, argv, getRegistry)) ? 0
+                                                                           : 1;
 }

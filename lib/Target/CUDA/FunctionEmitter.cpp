@@ -8,7 +8,6 @@
 
 #include "FunctionEmitter.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/CudaTemplate.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -57,9 +56,7 @@ LogicalResult FunctionEmitter::emitOp(Operation *op) {
   } else if (auto window = dyn_cast<WindowOp>(op)) {
     return emitWindow(window);
   } else if (auto call = dyn_cast<CallOp>(op)) {
-    Operation *callee =
-        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
-    if (auto instr = dyn_cast_or_null<InstrOp>(callee))
+    if (InstrOp instr = call.lookupInstr())
       return emitInstrCall(call, instr);
   }
   return emitInternalError(op->getLoc())
