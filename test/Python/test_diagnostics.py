@@ -60,12 +60,12 @@ def test_sync_check_hazard_is_a_tool_error(tmp_path):
     with pytest.raises(exogpu.ToolError) as caught:
         exogpu.compile(text, "gemm_sm90a", check={"M": 256, "N": 256,
                                                   "K": 64},
-                       stdlib="sm90a", arch="sm_90a", cache_dir=tmp_path)
+                       arch="sm_90a", cache_dir=tmp_path)
     error = caught.value
     assert error.stage == ("synchronization check of @gemm_sm90a at M=256, "
                            "N=256, K=64")
     assert error.message.startswith("WAW hazard on @D[0, 0, 0, 0]")
-    # The location is in the kernel's text (not in the library before it).
+    # The location is in the kernel's text.
     assert error.location.file == "<string>"
     line = text.splitlines()[error.location.line - 1]
     assert "exogpu.call @Sm90_mma_async_tf32_m64n256k8" in line
@@ -101,7 +101,7 @@ def test_missing_size_in_check(tmp_path):
 def test_parse_error_location(tmp_path):
     text = "exogpu.proc @f(%N: size) {\n  bogus\n}\n"
     with pytest.raises(exogpu.ToolError) as caught:
-        exogpu.compile(text, "f", check={"N": 1}, stdlib=None, arch="sm_80",
+        exogpu.compile(text, "f", check={"N": 1}, arch="sm_80",
                        cache_dir=tmp_path)
     error = caught.value
     assert error.location == Location("<string>", 2, 3)
@@ -116,7 +116,7 @@ def test_verifier_error_in_a_file(tmp_path):
         "%z[%i] = %a[%i, 0] * 2.0", "%z[%i] = %a[%i] * 2.0"))
     with pytest.raises(exogpu.ToolError) as caught:
         exogpu.compile(kernel, "host_scale", check={"M": 3, "N": 8},
-                       stdlib=None, arch="sm_80", cache_dir=tmp_path)
+                       arch="sm_80", cache_dir=tmp_path)
     assert caught.value.location.file == str(kernel)
     assert caught.value.location.line == 10
 
@@ -126,22 +126,28 @@ def test_unknown_proc_and_bad_check(tmp_path):
                        r"gemv\)"):
         exogpu.compile(EXAMPLES / "gemv.mlir", "gemm", check={"M": 128},
                        arch="sm_80", cache_dir=tmp_path)
-    with pytest.raises(TypeError, match="check= takes a dict"):
-        exogpu.compile(EXAMPLES / "gemv.mlir", "gemv", check=[],
-                       arch="sm_80", cache_dir=tmp_path)
+    for check in ([], None):
+        with pytest.raises(TypeError, match="check= takes the sizes the "
+                           "synchronization check runs at"):
+            exogpu.compile(EXAMPLES / "gemv.mlir", "gemv", check=check,
+                           arch="sm_80", cache_dir=tmp_path)
     with pytest.raises(TypeError, match="the value of M must be an int"):
         exogpu.compile(EXAMPLES / "gemv.mlir", "gemv",
                        check={"M": "256", "N": 1}, arch="sm_80",
                        cache_dir=tmp_path)
 
 
-def test_translation_error(tmp_path):
-    # The sm80 GEMM calls sm80 instructions: with the sm90a library the
-    # module does not verify.
+def test_missing_library(tmp_path):
+    # The kernel imports a library no folder of the search path holds: the
+    # error is at the import and lists the folders searched.
+    text = (EXAMPLES / "sm80_gemm.mlir").read_text().replace(
+        'exogpu.import "sm80"', 'exogpu.import "sm70"')
     with pytest.raises(exogpu.ToolError) as caught:
-        exogpu.compile(EXAMPLES / "sm80_gemm.mlir", "gemm_sm80",
-                       check={"M": 128, "N": 128, "K": 16}, stdlib="sm90a",
-                       arch="sm_80", cache_dir=tmp_path)
-    assert caught.value.location.file == str(EXAMPLES / "sm80_gemm.mlir")
-    assert "Sm80_" in caught.value.message
+        exogpu.compile(text, "gemm_sm80", check={"M": 128, "N": 128, "K": 16},
+                       arch="sm_80", import_paths=[tmp_path],
+                       cache_dir=tmp_path)
+    assert caught.value.location == Location("<string>", 1, 1)
+    assert caught.value.message.startswith(
+        "'exogpu.import' op cannot find 'sm70' (looked for sm70.mlir in: ")
+    assert str(tmp_path) in caught.value.message
     assert ROOT.name  # the repository is where the tests run from

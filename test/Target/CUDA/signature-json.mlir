@@ -1,6 +1,6 @@
 // RUN: exogpu-translate --to-signature-json %s | FileCheck %s
 // RUN: exogpu-translate --to-signature-json %s | %python -m json.tool > /dev/null
-// RUN: exogpu-translate --to-signature-json --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %exogpu_src_root/examples/gemm_splitk_sm90a.mlir | FileCheck %s --check-prefix=SPLITK
+// RUN: exogpu-translate --to-signature-json %exogpu_src_root/examples/gemm_splitk_sm90a.mlir | FileCheck %s --check-prefix=SPLITK
 
 // The machine-readable host API (include/ExoGPU/Target/CUDA/SignatureJson.h,
 // docs/python.md "The signature"): per proc its C declaration, every

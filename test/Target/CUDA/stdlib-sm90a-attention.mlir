@@ -1,11 +1,11 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check=engine=reference -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-run --proc=softmax_rows_n128 | FileCheck %s --check-prefix=SOFTMAX
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-run --proc=ex2_approx | FileCheck %s --check-prefix=EX2
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 --implicit-check-not=C7510 %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: exogpu-opt %s --exogpu-sync-check=engine=reference -o /dev/null
+// RUN: exogpu-run %s --proc=softmax_rows_n128 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: exogpu-run %s --proc=ex2_approx | FileCheck %s --check-prefix=EX2
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 --implicit-check-not=C7510 %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS --implicit-check-not=LDL --implicit-check-not=STL %}
-// exogpu-stdlib: sm90a
+exogpu.import "sm90a"
 
 // The instructions of stdlib/sm90a.mlir that the attention kernel adds
 // (examples/attention_fwd_sm90a.mlir), called from small kernels that pass

@@ -1,9 +1,9 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check="M=128" -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check="M=128,engine=reference" -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check="M=128" -o /dev/null
+// RUN: exogpu-opt %s --exogpu-sync-check="M=128,engine=reference" -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS --implicit-check-not=LDL --implicit-check-not=STL %}
-// exogpu-stdlib: sm90a
+exogpu.import "sm90a"
 
 // The instructions of stdlib/sm90a.mlir that the benchmark's GEMMs add
 // (examples/gemm_{tf32,bf16,splitk}_sm90a.mlir and their variants), called from small kernels

@@ -1,8 +1,8 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS %}
-// exogpu-stdlib: sm90a
+exogpu.import "sm90a"
 
 // Every instruction of stdlib/sm90a.mlir except the multicast TMA load,
 // called from small kernels that pass the collective analysis, the
