@@ -21,21 +21,22 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from . import build, cache, tools
 from .kernel import Kernel
 from .signature import Signature
-from .source import Source, SourceLike, StdlibLike
+from .source import ImportPaths, Source, SourceLike
 
 SizeSet = Mapping[str, Union[int, bool]]
 
 
 def compile(source: SourceLike, proc: str, *,
             check: Union[SizeSet, Sequence[SizeSet]],
-            arch: Optional[str] = None, stdlib: StdlibLike = "auto",
+            arch: Optional[str] = None, import_paths: ImportPaths = (),
             cache_dir: Optional[os.PathLike] = None,
             nvcc_flags: Sequence[str] = ()) -> Kernel:
     """Checks, translates and builds proc `proc` of `source`; returns it as
     a callable `Kernel`.
 
-    `source` is a `.mlir` path or the module's text; `stdlib` the
-    instruction libraries (see Source). `check` gives the sizes at which the
+    `source` is a `.mlir` path or the module's text; the tools resolve its
+    `exogpu.import`s, also in the folders `import_paths` (see Source).
+    `check` gives the sizes at which the
     synchronization check runs: one dict of every control parameter's value
     (``{"M": 256, "N": 256, "K": 64}``) or a list of them. `arch` is the
     GPU architecture ("sm_90a", "sm_80"; default: the current GPU's).
@@ -43,12 +44,12 @@ def compile(source: SourceLike, proc: str, *,
     by content; a cache hit runs no tool and no nvcc, and needs neither.
     """
     size_sets = _size_sets(check)
-    kernel_source = Source(source, stdlib)
+    kernel_source = Source(source, import_paths)
     target = build.resolve_arch(arch)
     store = cache.Cache(cache_dir)
     runtime = tools.runtime_include_dir() / "exogpu"
     request = cache.digest({
-        "source": kernel_source.combined,
+        "source": kernel_source.identity(),
         "proc": proc,
         "check": size_sets,
         "arch": target,
@@ -58,7 +59,7 @@ def compile(source: SourceLike, proc: str, *,
         "shim": build.SHIM.read_text(),
     })
     toolchain = _toolchain()
-    entry = store.lookup(request, toolchain)
+    entry = store.lookup(request, toolchain, tools.file_digest)
     if entry is not None:
         return _load(entry, proc, cached=True)
     if toolchain is None:
@@ -75,10 +76,14 @@ def compile(source: SourceLike, proc: str, *,
 
 
 def _size_sets(check: Any) -> List[Dict[str, Any]]:
-    sets = [check] if isinstance(check, Mapping) else list(check)
-    if not sets or not all(isinstance(s, Mapping) for s in sets):
-        raise TypeError("check= takes a dict of sizes ({'M': 256, ...}) or a "
-                        "non-empty list of them")
+    sets = [check] if isinstance(check, Mapping) else check
+    if isinstance(sets, (list, tuple)):
+        sets = list(sets)
+    if not isinstance(sets, list) or not sets or not all(
+            isinstance(s, Mapping) for s in sets):
+        raise TypeError("check= takes the sizes the synchronization check "
+                        "runs at: a dict ({'M': 256, ...}) or a non-empty "
+                        f"list of them, got {check!r}")
     result = []
     for sizes in sets:
         for name, value in sizes.items():
@@ -108,10 +113,12 @@ def _format_sizes(sizes: Mapping[str, Any]) -> str:
 
 def signatures(source: Source) -> Dict[str, Signature]:
     """Every proc's signature (`exogpu-translate --to-signature-json`)."""
-    text = tools.run_tool("exogpu-translate", ["--to-signature-json"],
-                          source.combined, "parsing and verifying "
-                          f"{source.name}", source.map_location)
-    return Signature.load_all(text)
+    return Signature.load_all(_signature_json(source))
+
+
+def _signature_json(source: Source) -> str:
+    return tools.run_tool("exogpu-translate", ["--to-signature-json"],
+                          f"parsing and verifying {source.name}", source)
 
 
 def find_signature(source: Source, proc: str) -> Signature:
@@ -124,20 +131,25 @@ def find_signature(source: Source, proc: str) -> Signature:
 
 def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
            arch: str, nvcc_flags: List[str], folder: pathlib.Path) -> None:
-    signature = find_signature(source, proc)
+    text = _signature_json(source)
+    procs = Signature.load_all(text)
+    if proc not in procs:
+        raise ValueError(f"{source.name} has no proc @{proc} (procs: "
+                         f"{', '.join(procs) or 'none'})")
+    signature = procs[proc]
+    # The files the kernel imports: the entry is valid while they are.
+    cache.write_dependencies(folder, json.loads(text)["imports"],
+                             tools.file_digest)
     for sizes in size_sets:
-        text = _format_sizes(sizes).replace(",", " ")
+        values = _format_sizes(sizes).replace(",", " ")
         tools.run_tool(
             "exogpu-opt",
             ["--exogpu-collective-analysis", "--exogpu-distributed-memory",
-             f"--exogpu-sync-check=proc={proc} {text}", "-o", os.devnull],
-            source.combined,
+             f"--exogpu-sync-check=proc={proc} {values}", "-o", os.devnull],
             f"synchronization check of @{proc} at "
-            f"{_format_sizes(sizes).replace(',', ', ')}",
-            source.map_location)
-    cuda = tools.run_tool("exogpu-translate", ["--to-cuda"], source.combined,
-                          f"CUDA translation of {source.name}",
-                          source.map_location)
+            f"{_format_sizes(sizes).replace(',', ', ')}", source)
+    cuda = tools.run_tool("exogpu-translate", ["--to-cuda"],
+                          f"CUDA translation of {source.name}", source)
     (folder / "kernel.cu").write_text(cuda)
     (folder / "signature.json").write_text(json.dumps({
         "format": 1, "procs": [signature.raw]}, indent=2))

@@ -16,10 +16,10 @@ from typing import Any, Dict
 from . import tools
 from .compiler import find_signature
 from .signature import DTYPES
-from .source import Source, SourceLike, StdlibLike
+from .source import ImportPaths, Source, SourceLike
 
 
-def meaning(source: SourceLike, proc: str, *, stdlib: StdlibLike = "auto",
+def meaning(source: SourceLike, proc: str, *, import_paths: ImportPaths = (),
             check_bounds: bool = True, **arguments: Any) -> Any:
     """Runs the sequential meaning of proc `proc` of `source`.
 
@@ -32,7 +32,7 @@ def meaning(source: SourceLike, proc: str, *, stdlib: StdlibLike = "auto",
     raise ToolError (with `check_bounds=False` they are undefined)."""
     import numpy
 
-    kernel_source = Source(source, stdlib)
+    kernel_source = Source(source, import_paths)
     signature = find_signature(kernel_source, proc)
     where = f"{proc}()"
     names = {p.name for p in signature.params}
@@ -72,10 +72,9 @@ def meaning(source: SourceLike, proc: str, *, stdlib: StdlibLike = "auto",
             path = f"{work}/{name}.npy"
             numpy.save(path, array)
             args.append(f"--input={name}={path}")
-        tools.run_tool("exogpu-run", args, kernel_source.combined,
+        tools.run_tool("exogpu-run", args,
                        f"sequential meaning of @{proc} at "
-                       f"{sizes.replace(',', ', ')}",
-                       kernel_source.map_location)
+                       f"{sizes.replace(',', ', ')}", kernel_source)
         outputs = []
         for p in signature.outputs:
             array = numpy.load(f"{work}/out/{p.name}.npy")
