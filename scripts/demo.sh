@@ -14,13 +14,12 @@ build=${BUILD_DIR:-build}
 opt="$build/bin/exogpu-opt"
 echo "== exogpu-opt examples/gemv.mlir (parse, verify every static rule, print)"
 "$opt" examples/gemv.mlir
-gemm=$(cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir)
 echo "== Hopper GEMM (examples/sm90a_gemm.mlir): analyses and sync check at M=N=K=4096"
-echo "$gemm" | "$opt" --exogpu-collective-analysis --exogpu-distributed-memory \
-  --exogpu-sync-check="M=4096,N=4096,K=4096" -o /dev/null
+"$opt" --exogpu-collective-analysis --exogpu-distributed-memory \
+  --exogpu-sync-check="M=4096,N=4096,K=4096" examples/sm90a_gemm.mlir -o /dev/null
 echo "passed"
 echo "== the same kernel without its wgmma.fence (expected to be rejected)"
-if echo "$gemm" | grep -v 'exogpu.fence(wgmma_fence_1, wgmma_fence_2)' |
+if grep -v 'exogpu.fence(wgmma_fence_1, wgmma_fence_2)' examples/sm90a_gemm.mlir |
     "$opt" --exogpu-sync-check="M=256,N=256,K=64" -o /dev/null; then
   echo "error: the check accepted a kernel without its wgmma.fence" >&2
   exit 1
@@ -28,10 +27,9 @@ fi
 echo "== Hopper GEMM translated to CUDA (build/demo/gemm_sm90a.cu, .h)"
 translate="$build/bin/exogpu-translate"
 mkdir -p "$build/demo"
-"$translate" --to-cuda --stdlib=stdlib/sm90a.mlir examples/sm90a_gemm.mlir \
-  -o "$build/demo/gemm_sm90a.cu"
-"$translate" --to-cuda-header --stdlib=stdlib/sm90a.mlir \
-  examples/sm90a_gemm.mlir -o "$build/demo/gemm_sm90a.h"
+"$translate" --to-cuda examples/sm90a_gemm.mlir -o "$build/demo/gemm_sm90a.cu"
+"$translate" --to-cuda-header examples/sm90a_gemm.mlir \
+  -o "$build/demo/gemm_sm90a.h"
 grep -n "cudaError_t gemm_sm90a" "$build/demo/gemm_sm90a.h"
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$nvcc" ]; then
@@ -45,6 +43,5 @@ else
   echo "nvcc not found: skipped compiling $build/demo/gemm_sm90a.cu"
 fi
 echo "== the Hopper GEMM's sequential meaning equals a naive triple loop at M=N=K=1024 (exogpu-run)"
-cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir examples/reference/gemm.mlir |
-  "$build/bin/exogpu-run" --proc=gemm_sm90a --compare=gemm_abt_ref \
-    --sizes=M=1024,N=1024,K=1024 --time
+"$build/bin/exogpu-run" examples/sm90a_gemm.mlir examples/reference/gemm.mlir \
+  --proc=gemm_sm90a --compare=gemm_abt_ref --sizes=M=1024,N=1024,K=1024 --time
