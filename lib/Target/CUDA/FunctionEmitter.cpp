@@ -340,16 +340,20 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
            << "call does not match the parameters of " << instr.getSymName();
   ArrayAttr names = instr.getArgNames();
   std::string expanded;
-  for (const CudaTemplatePiece &piece : *pieces) {
+  for (auto [index, piece] : llvm::enumerate(*pieces)) {
     if (!piece.isPlaceholder) {
       expanded += piece.text;
       continue;
     }
+    // The expansion as the one operand the placeholder stands for.
+    auto operand = [&, index = index](const std::string &text) {
+      return asOperand(*pieces, index, text);
+    };
     if (piece.name == "bar") {
       FailureOr<std::string> address = getBarrierAddress(call);
       if (failed(address))
         return failure();
-      expanded += *address;
+      expanded += operand(*address);
       continue;
     }
     unsigned param = 0;
@@ -363,7 +367,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
     if (instr.getParamKind(param) != ParamKind::data) {
       std::string value =
           printControlArg(call, position[param], instr.getParamKind(param));
-      expanded += wrapOperand(value);
+      expanded += operand(value);
       continue;
     }
     const BufferView &view = (*views)[position[param]];
@@ -393,8 +397,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       unsigned d = mapDims[coord];
       AffineExpr relative =
           normalizeControlExpr(view.dims[d].lo - it->second.view.dims[d].lo);
-      std::string value = state.print(relative);
-      expanded += wrapOperand(value);
+      expanded += operand(state.print(relative));
       continue;
     }
     unsigned strideDim;
@@ -403,7 +406,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
           state.elementStride(view, strideDim, call.getLoc());
       if (failed(stride))
         return failure();
-      expanded += wrapOperand(*stride);
+      expanded += operand(*stride);
       continue;
     }
     field = piece.field;
@@ -411,7 +414,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       FailureOr<std::string> pointer = state.pointerTo(view, call.getLoc());
       if (failed(pointer))
         return failure();
-      expanded += *pointer;
+      expanded += operand(*pointer);
       continue;
     }
     FailureOr<SmallVector<std::string>> elements =
@@ -441,7 +444,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       return emitInternalError(call.getLoc())
              << "{" << piece.name << "." << field << "} is past the "
              << elements->size() << " element(s) of the argument";
-    expanded += (*elements)[element];
+    expanded += operand((*elements)[element]);
   }
   out.comment(state.describe(call));
   SmallVector<StringRef> lines;

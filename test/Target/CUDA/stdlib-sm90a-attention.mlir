@@ -491,7 +491,7 @@ exogpu.proc @wgmma_rs_f16_n256(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128,
 // CHECK: __floats2bfloat162_rn(D64[32 * (0) + 4 * q], D64[32 * (0) + 4 * q + 1])
 // CHECK: call @Sm90_store_d_m64n128_tile64x64_bf16[j](O[j + 1, :, :], D128[:, :])
 // CHECK: call @Sm90_tma_store_3d_1x64x64_bf16(Out_map[0:1, :, j * 64:j * 64 + 64], O[j, :, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];" :: "l"(&Out_map), "r"((j * 64)), "r"(0), "r"(0), "r"(exo::smem_address(O + j * 4096)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];" :: "l"(&Out_map), "r"(j * 64), "r"(0), "r"(0), "r"(exo::smem_address(O + j * 4096)) : "memory");
 exogpu.proc @attention_tiles(%Out: bf16[1, 64, 192] @CudaGmemLinear) {
   %Out_map = exogpu.window %Out[:, :, :] @Sm90_tensorMap(128, 1, 64, 64) : bf16[1, 64, 192] @CudaGmemLinear
   exogpu.device_function(blockDim = 128) {
