@@ -2,6 +2,7 @@
 # lit configuration of the ExoGPU test suite.
 
 import os
+import platform
 import shutil
 import subprocess
 
@@ -59,5 +60,11 @@ if cuobjdump:
 if python and subprocess.run([python, "-c", "import numpy"],
                              capture_output=True).returncode == 0:
     config.available_features.add("numpy")
+# utils/check-runtime-deps.py asks dpkg which package owns each library.
+if shutil.which("dpkg") and shutil.which("apt-cache") and shutil.which("ldd"):
+    config.available_features.add("dpkg")
+# exogpu-run --jit-cpu=x86-64 compiles for the baseline of x86-64 hosts.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64-host")
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:
     config.available_features.add("cuda-gpu")

@@ -174,8 +174,9 @@ private:
                                     int64_t hi, uint64_t lastSteps);
   /// iota.
   int64_t task = 0;
-  /// Remarks every options.progressSeconds of a long run where it is (the
-  /// innermost loop then running), so that a large size is never a silent hang.
+  /// Tells on stderr every options.progressSeconds of a long run where it is
+  /// (the innermost loop then running), so that a large size is never a
+  /// silent hang.
   void reportProgress(LoopOp op, int64_t done, int64_t total);
   struct {
     std::chrono::steady_clock::time_point start =
@@ -422,15 +423,26 @@ LogicalResult Interpreter::checkIterationsLeft(LoopOp op, int64_t lo, int64_t y,
 }
 
 void Interpreter::reportProgress(LoopOp op, int64_t done, int64_t total) {
+  int interval = options.progressSeconds;
+  if (interval < 0) {
+    if (!llvm::errs().is_displayed())
+      return;
+    interval = 10;
+  }
   auto now = std::chrono::steady_clock::now();
-  if (now - progress.last < std::chrono::seconds(options.progressSeconds))
+  if (now - progress.last < std::chrono::seconds(interval))
     return;
   progress.last = now;
   auto seconds =
       std::chrono::duration_cast<std::chrono::seconds>(now - progress.start);
-  emitRemark(op.getLoc()) << "the abstract machine is still running after "
-                          << seconds.count() << " s: this loop is at iteration "
-                          << done << " of " << total;
+  llvm::errs() << "progress: the abstract machine is still running after "
+               << seconds.count() << " s: the loop at ";
+  if (auto where = op.getLoc()->findInstanceOf<FileLineColLoc>())
+    llvm::errs() << where.getFilename().getValue() << ":" << where.getLine()
+                 << ":" << where.getColumn();
+  else
+    llvm::errs() << op.getLoc();
+  llvm::errs() << " is at iteration " << done << " of " << total << "\n";
 }
 
 /// The state of `op` in `states`, made (with its plan analyzed) on first

@@ -6,9 +6,12 @@
 
 #include "ExoGPU/Runner/JitProgram.h"
 #include "ExoGPU/Conversion/Passes.h"
+#include "ExoGPU/Runner/HostSymbols.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -17,6 +20,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/thread.h"
@@ -37,6 +43,16 @@ void mlir::exogpu::runner::buildSequentialToLLVMPipeline(
     OpPassManager &pm, const JitOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // bf16 as the GPU computes it, whatever the host CPU: math and arithmetic
+  // in f32, then rounded to nearest even by integer arithmetic (AVX512-BF16's
+  // vcvtneps2bf16, which LLVM would pick on hosts that have it, flushes
+  // subnormals to zero). f64 -> bf16 stays one rounding: the runner's
+  // __truncdfbf2 (HostSymbols.h).
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(
+      arith::ArithEmulateUnsupportedFloatsOptions{{"bf16"}, "f32"}));
+  pm.addPass(arith::createArithExpandOpsPass(
+      arith::ArithExpandOpsPassOptions{/*includeBf16=*/true}));
   if (options.checkBounds) {
     // Short messages: what failed and where (the runner shows the source).
     std::unique_ptr<Pass> verification =
@@ -103,6 +119,82 @@ static int trapPuts(const char *text) {
 
 JitProgram::~JitProgram() = default;
 
+/// The symbols the runner defines for the compiled code: the assertion
+/// traps (lowered `cf.assert` prints with `puts` and calls `abort`; see run)
+/// and the compiler-runtime routines of HostSymbols.h.
+static SmallVector<RunnerSymbol> getRunnerSymbols() {
+  SmallVector<RunnerSymbol> symbols = {
+      {"puts", reinterpret_cast<void *>(&trapPuts)},
+      {"abort", reinterpret_cast<void *>(&trapAbort)}};
+  llvm::append_range(symbols, getFloatConversionSymbols());
+  return symbols;
+}
+
+/// The undefined symbols of the object code `engine` compiled, or an error.
+static llvm::Expected<std::vector<std::string>>
+readUndefinedSymbols(ExecutionEngine &engine) {
+  SmallString<128> path;
+  if (std::error_code error =
+          llvm::sys::fs::createTemporaryFile("exogpu-jit", "o", path))
+    return llvm::createStringError(error, "cannot create a temporary file");
+  llvm::FileRemover remover(path);
+  engine.dumpToObjectFile(path);
+  auto object = llvm::object::ObjectFile::createObjectFile(path);
+  if (!object)
+    return object.takeError();
+  std::vector<std::string> names;
+  for (const llvm::object::SymbolRef &symbol : object->getBinary()->symbols()) {
+    auto flags = symbol.getFlags();
+    if (!flags)
+      return flags.takeError();
+    if (!(*flags & llvm::object::SymbolRef::SF_Undefined))
+      continue;
+    auto name = symbol.getName();
+    if (!name)
+      return name.takeError();
+    if (!name->empty())
+      names.push_back(name->str());
+  }
+  llvm::sort(names);
+  names.erase(llvm::unique(names), names.end());
+  return names;
+}
+
+/// Classifies `names` as the runner's or the C library's; an error names
+/// any other.
+static llvm::Expected<std::vector<HostSymbol>>
+classifyHostSymbols(ArrayRef<std::string> names,
+                    ArrayRef<RunnerSymbol> runnerSymbols) {
+  std::vector<HostSymbol> symbols;
+  SmallVector<StringRef> unknown;
+  for (const std::string &name : names) {
+    bool fromRunner = llvm::any_of(
+        runnerSymbols, [&](const RunnerSymbol &s) { return name == s.name; });
+    if (!fromRunner && !isCLibrarySymbol(name))
+      unknown.push_back(name);
+    symbols.push_back({name, fromRunner});
+  }
+  if (!unknown.empty())
+    return llvm::createStringError(
+        "the compiled meaning calls " + llvm::join(unknown, ", ") +
+        ", which neither the runner nor the C library provides (a "
+        "compiler-runtime routine the runner lacks; see docs/running.md)");
+  return symbols;
+}
+
+/// The target machine for `cpu` (empty: the host's CPU and features).
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(StringRef cpu) {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  if (!cpu.empty()) {
+    builder->setCPU(cpu.str());
+    builder->setFeatures("");
+  }
+  return builder->createTargetMachine();
+}
+
 llvm::Expected<std::unique_ptr<JitProgram>>
 JitProgram::compile(ModuleOp module, const JitOptions &options) {
   static bool initialized = [] {
@@ -122,10 +214,7 @@ JitProgram::compile(ModuleOp module, const JitOptions &options) {
   if (failed(lowerToLLVM(*lowered, options)))
     return llvm::createStringError("lowering the procs to LLVM failed");
 
-  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machineBuilder)
-    return machineBuilder.takeError();
-  auto machine = machineBuilder->createTargetMachine();
+  auto machine = createTargetMachine(options.cpu);
   if (!machine)
     return machine.takeError();
   auto transformer = makeOptimizingTransformer(options.optLevel,
@@ -134,29 +223,43 @@ JitProgram::compile(ModuleOp module, const JitOptions &options) {
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  // Keeps the object code, whose undefined symbols are listed below.
+  engineOptions.enableObjectDump = true;
   auto engine =
       ExecutionEngine::create(*lowered, engineOptions, std::move(*machine));
   if (!engine)
     return engine.takeError();
   std::unique_ptr<JitProgram> program(new JitProgram());
   program->engine = std::move(*engine);
-  // Lowered `cf.assert` prints with `puts` and calls `abort`: both go to the
-  // runner's trap (see run).
-  program->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  SmallVector<RunnerSymbol> runnerSymbols = getRunnerSymbols();
+  program->engine->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    symbols[interner("puts")] = {llvm::orc::ExecutorAddr::fromPtr(&trapPuts),
-                                 llvm::JITSymbolFlags::Exported};
-    symbols[interner("abort")] = {llvm::orc::ExecutorAddr::fromPtr(&trapAbort),
-                                  llvm::JITSymbolFlags::Exported};
+    for (const RunnerSymbol &symbol : runnerSymbols)
+      symbols[interner(symbol.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+          llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   // Compile everything now (the JIT materializes on first lookup), so that
-  // compile and run times are told apart.
+  // compile and run times are told apart. The code is compiled before its
+  // symbols are resolved: an unresolved one is reported by name and origin.
+  llvm::Error lookupError = llvm::Error::success();
   for (ProcOp proc : module.getOps<ProcOp>())
     if (auto function = program->engine->lookupPacked(
             ("_mlir_ciface_" + proc.getSymName()).str());
-        !function)
-      return function.takeError();
+        !function) {
+      lookupError = function.takeError();
+      break;
+    }
+  auto names = readUndefinedSymbols(*program->engine);
+  if (!names)
+    return llvm::joinErrors(std::move(lookupError), names.takeError());
+  auto symbols = classifyHostSymbols(*names, runnerSymbols);
+  if (!symbols)
+    return llvm::joinErrors(symbols.takeError(), std::move(lookupError));
+  if (lookupError)
+    return std::move(lookupError);
+  program->hostSymbols = std::move(*symbols);
   return program;
 }
 

@@ -1,7 +1,6 @@
-// The runs without the bulk are long on a loaded machine: no progress remarks.
-// RUN: exogpu-opt %s -split-input-file -exoam-interpret=progress-seconds=100000 -verify-diagnostics -o /dev/null
-// RUN: exogpu-opt %s -split-input-file -exoam-interpret=bulk-loops=false,progress-seconds=100000 -verify-diagnostics -o /dev/null
-// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference,progress-seconds=100000 -verify-diagnostics -o /dev/null
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret -verify-diagnostics -o /dev/null
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=bulk-loops=false -verify-diagnostics -o /dev/null
+// RUN: exogpu-opt %s -split-input-file -exoam-interpret=engine=reference -verify-diagnostics -o /dev/null
 // RUN: not exogpu-opt %s -split-input-file -exoam-interpret=replay-remarks=true -o /dev/null 2>&1 | FileCheck %s
 
 // Loops in a steady state (docs/abstract-machine.md "Loops in a steady

@@ -119,6 +119,17 @@ static cl::opt<unsigned> optLevel("O",
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(JitOptions().optLevel), cl::Prefix,
                                   cl::cat(category));
+static cl::opt<std::string>
+    jitCpu("jit-cpu",
+           cl::desc("Compile for this CPU's baseline (an LLVM CPU name such as "
+                    "x86-64) instead of the host CPU and its features"),
+           cl::value_desc("CPU"), cl::cat(category));
+static cl::opt<bool> printHostSymbols(
+    "print-host-symbols",
+    cl::desc("Print the functions outside the module that the compiled "
+             "meaning calls, and who provides each (the runner or the C "
+             "library)"),
+    cl::cat(category));
 static cl::opt<bool> printTime("time", cl::desc("Print compile and run times"),
                                cl::cat(category));
 static cl::opt<std::string>
@@ -323,11 +334,18 @@ llvm::Expected<bool> runMain(ModuleOp module) {
   JitOptions options;
   options.optLevel = optLevel;
   options.checkBounds = checkBounds;
+  options.cpu = jitCpu;
   auto program = JitProgram::compile(module, options);
   if (!program)
     return program.takeError();
   if (printTime)
     llvm::errs() << llvm::format("compile: %.3f s\n", secondsSince(start));
+  if (printHostSymbols) {
+    llvm::outs() << "host symbols:\n";
+    for (const HostSymbol &symbol : (*program)->getHostSymbols())
+      llvm::outs() << "  " << symbol.name << " ("
+                   << (symbol.fromRunner ? "runner" : "C library") << ")\n";
+  }
 
   auto referenceArrays = copyArrays(*arrays);
   if (llvm::Error error = runProc(**program, *bound, *arrays))

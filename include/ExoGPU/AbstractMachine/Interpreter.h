@@ -47,9 +47,11 @@ struct InterpretOptions {
   /// tasks"); a diagnostic that would name such a record comes from a run
   /// without the rewrite.
   bool compactFinishedTasks = true;
-  /// Seconds between the remarks that tell where a long run is (0: at every
-  /// loop iteration, which is what the tests use).
-  unsigned progressSeconds = 10;
+  /// Seconds between the lines on stderr that tell where a long run is: -1
+  /// every 10 s when stderr is a terminal and never otherwise, 0 at every
+  /// loop iteration (what the tests use). They are not diagnostics, so that
+  /// no verdict and no verified diagnostic depends on wall-clock time.
+  int progressSeconds = -1;
   /// The most steps a run may take (a statement run, a task replayed, a
   /// batch of iterations applied at once); a loop whose remaining iterations
   /// would take more is refused before it runs them.

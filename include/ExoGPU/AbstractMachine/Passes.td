@@ -45,10 +45,11 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
            "let the box engine run the iterations of a loop that only "
            "checks, clears and records in bulk once they reach a fixed "
            "point">,
-    Option<"progressSeconds", "progress-seconds", "unsigned",
-           /*default=*/"10",
-           "seconds between the remarks that tell where a long run is "
-           "(0: at every loop iteration)">,
+    Option<"progressSeconds", "progress-seconds", "int",
+           /*default=*/"-1",
+           "seconds between the lines on stderr that tell where a long run "
+           "is (-1: every 10 s when stderr is a terminal, else none; 0: at "
+           "every loop iteration); never diagnostics">,
     Option<"maxSteps", "max-steps", "uint64_t", /*default=*/"1000000000",
            "the most steps a run may take (a statement run, a task replayed, "
            "a batch of loop iterations applied at once); a loop whose "
@@ -103,10 +104,11 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
            "let the box engine run the iterations of a loop that only "
            "checks, clears and records in bulk once they reach a fixed "
            "point">,
-    Option<"progressSeconds", "progress-seconds", "unsigned",
-           /*default=*/"10",
-           "seconds between the remarks that tell where a long run is "
-           "(0: at every loop iteration)">,
+    Option<"progressSeconds", "progress-seconds", "int",
+           /*default=*/"-1",
+           "seconds between the lines on stderr that tell where a long run "
+           "is (-1: every 10 s when stderr is a terminal, else none; 0: at "
+           "every loop iteration); never diagnostics">,
     Option<"maxSteps", "max-steps", "uint64_t", /*default=*/"1000000000",
            "the most steps a run may take (a statement run, a task replayed, "
            "a batch of loop iterations applied at once); a loop whose "

@@ -17,6 +17,8 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
@@ -31,6 +33,19 @@ struct JitOptions {
   /// Insert upstream runtime verification (bounds checks of every load,
   /// store and subview).
   bool checkBounds = true;
+  /// The CPU to compile for: empty for the host CPU and its features; an
+  /// LLVM CPU name (`x86-64`) for that CPU's baseline features, where the
+  /// code generator calls the most runtime routines (f16 and bf16
+  /// conversions without F16C or AVX512-BF16).
+  std::string cpu;
+};
+
+/// A function outside the compiled module that the compiled code calls.
+struct HostSymbol {
+  std::string name;
+  /// Defined by the runner (HostSymbols.h, the assertion traps); otherwise
+  /// a C library function.
+  bool fromRunner;
 };
 
 /// Adds the passes from --convert-exogpu-to-standard output to the LLVM
@@ -54,9 +69,16 @@ public:
   /// parameters), on a thread with a 256 MiB stack.
   llvm::Error run(const BoundProc &proc, ArrayRef<HostArray *> arrays);
 
+  /// The functions outside the module that the compiled code calls, sorted
+  /// by name. Compilation fails if one is neither the runner's nor the C
+  /// library's, so that the meaning never depends on the host's compiler
+  /// runtime.
+  ArrayRef<HostSymbol> getHostSymbols() const { return hostSymbols; }
+
 private:
   JitProgram() = default;
   std::unique_ptr<ExecutionEngine> engine;
+  std::vector<HostSymbol> hostSymbols;
 };
 
 } // namespace mlir::exogpu::runner
