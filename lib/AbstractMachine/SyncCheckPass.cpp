@@ -12,8 +12,10 @@
 #include "ExoGPU/Conversion/ExoGPUToExoAM.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Transforms/InsertFrees.h"
+#include "SyncRepair.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::exoam {
 #define GEN_PASS_DEF_EXOGPUSYNCCHECK
@@ -90,10 +92,15 @@ static LogicalResult checkBindings(ModuleOp module, StringRef passName,
                << "' must not be negative, got " << it->second.value;
     }
   for (const auto &binding : bindings)
-    if (!llvm::is_contained(names, binding.getKey()))
-      return emitError(module.getLoc())
-             << passName << ": no proc it checks has a parameter named '"
-             << binding.getKey() << "'";
+    if (!llvm::is_contained(names, binding.getKey())) {
+      // At the first proc checked: the module has no line of its own.
+      Location at = procs.empty() ? module.getLoc() : procs.front()->getLoc();
+      return emitError(at) << passName
+                           << ": no proc it checks has a parameter named '"
+                           << binding.getKey() << "' (the parameters: "
+                           << (names.empty() ? "none" : llvm::join(names, ", "))
+                           << ")";
+    }
   return success();
 }
 
@@ -115,44 +122,46 @@ void SyncCheckPass::runOnOperation() {
   if (failed(exogpu::linkImports(*copy)))
     return signalPassFailure();
   exogpu::insertFrees(*copy);
-  exogpu::CollectiveAnalysis analysis(*copy);
-  if (!analysis.getDiagnostics().empty()) {
-    exogpu::emitDiagnostics(analysis.getDiagnostics());
-    return signalPassFailure();
-  }
-  // Distributed memory deduction checks who may access each shard (Sec.
-  // 4.1), which the abstract machine takes for granted.
-  exogpu::DistributedMemoryAnalysis distribution(*copy, analysis);
-  if (!distribution.getDiagnostics().empty()) {
-    exogpu::emitDiagnostics(distribution.getDiagnostics());
-    return signalPassFailure();
-  }
   FailureOr<SmallVector<exogpu::ProcOp>> procs =
       selectProcs(*copy, module, procName);
   if (failed(procs) ||
       failed(checkBindings(*copy, getArgument(), *bindings, *procs)))
     return signalPassFailure();
+  SmallVector<std::string> names = llvm::map_to_vector(
+      *procs, [](exogpu::ProcOp proc) { return proc.getSymName().str(); });
 
-  OwningOpRef<ModuleOp> machine = ModuleOp::create(module.getLoc());
-  OpBuilder builder = OpBuilder::atBlockEnd(machine->getBody());
   InterpretOptions interpretOptions{*engineKind, replayTasks, bulkLoops,
                                     replayRemarks};
   interpretOptions.progressSeconds = progressSeconds;
   interpretOptions.maxSteps = maxSteps;
   interpretOptions.maxMemoryMiB = maxMemory;
-  bool ok = true;
-  for (exogpu::ProcOp proc : *procs) {
-    FailureOr<ProcOp> amProc =
-        exogpu::convertProcToExoAM(proc, analysis, builder);
-    if (failed(amProc)) {
-      ok = false;
-      continue;
-    }
-    FailureOr<SmallVector<int64_t>> values =
-        bindParams(*amProc, *bindings, getArgument());
-    ok &= succeeded(values) &&
-          succeeded(interpretProc(*amProc, *values, interpretOptions));
+  std::optional<HazardReport> hazard;
+  interpretOptions.hazard = &hazard;
+  // The run's diagnostics wait, so that a repair can join the hazard's.
+  MLIRContext *context = module.getContext();
+  SmallVector<Diagnostic> held;
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler hold(context, [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+    result =
+        checkProgram(*copy, names, *bindings, getArgument(), interpretOptions);
   }
-  if (!ok)
+  if (failed(result) && hazard && repair) {
+    std::optional<std::string> found = findSyncRepair(
+        *copy, names, *bindings, getArgument(), interpretOptions, *hazard);
+    auto error = llvm::find_if(held, [&](const Diagnostic &diag) {
+      return diag.getSeverity() == DiagnosticSeverity::Error &&
+             diag.getLocation() == hazard->later;
+    });
+    // Part of the error itself: a repair is no separate finding.
+    if (found && error != held.end())
+      *error << "; " << *found;
+  }
+  for (Diagnostic &diag : held)
+    context->getDiagEngine().emit(std::move(diag));
+  if (failed(result))
     signalPassFailure();
 }

@@ -137,9 +137,10 @@ def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
         raise ValueError(f"{source.name} has no proc @{proc} (procs: "
                          f"{', '.join(procs) or 'none'})")
     signature = procs[proc]
+    imports = json.loads(text)["imports"]
+    _check_arch(source, imports, arch)
     # The files the kernel imports: the entry is valid while they are.
-    cache.write_dependencies(folder, json.loads(text)["imports"],
-                             tools.file_digest)
+    cache.write_dependencies(folder, imports, tools.file_digest)
     for sizes in size_sets:
         values = _format_sizes(sizes).replace(",", " ")
         tools.run_tool(
@@ -155,6 +156,21 @@ def _build(source: Source, proc: str, size_sets: List[Dict[str, Any]],
         "format": 1, "procs": [signature.raw]}, indent=2))
     build.build_library(folder / "kernel.cu", folder / cache.LIBRARY, arch,
                         nvcc_flags)
+
+
+def _check_arch(source: Source, imports: List[str], arch: str) -> None:
+    """Raises ValueError for an `arch` the kernel cannot be built for, before
+    the synchronization check and the translation run: one nvcc does not
+    know, or another than sm_90a for a kernel that imports the sm_90a
+    instruction library."""
+    build.check_arch(tools.require_nvcc(), arch)
+    hopper = [path for path in imports
+              if pathlib.Path(path).name == "sm90a.mlir"]
+    if hopper and arch != "sm_90a":
+        raise ValueError(f"{source.name} imports the sm_90a instruction "
+                         f"library ({hopper[0]}), whose wgmma, TMA and "
+                         "setmaxnreg instructions need arch='sm_90a'; got "
+                         f"arch={arch!r}")
 
 
 def _load(entry: pathlib.Path, proc: str, cached: bool) -> Kernel:

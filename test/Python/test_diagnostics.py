@@ -69,7 +69,13 @@ def test_sync_check_hazard_is_a_tool_error(tmp_path):
     assert error.location.file == "<string>"
     line = text.splitlines()[error.location.line - 1]
     assert "exogpu.call @Sm90_mma_async_tf32_m64n256k8" in line
-    assert error.notes[0].message == "the earlier write is here"
+    assert error.notes[0].message == ("the earlier write is here, run at "
+                                      "m_task = 0, n_task = 0, cta = 0, "
+                                      "wg = 0")
+    # The iteration of this write, and a repair the check verified.
+    assert "this write runs at m_task = 0, n_task = 0, k = 0, cta = 0, " \
+        "wg = 0, kk = 0; repair: insert `exogpu.fence(wgmma_fence_1, " \
+        "wgmma_fence_2)`" in error.message
     assert "Sm90_zero_d_m64n256_f32" in text.splitlines()[
         error.notes[0].location.line - 1]
     assert error.notes[1].message.startswith("missing synchronization")
@@ -151,3 +157,33 @@ def test_missing_library(tmp_path):
         "'exogpu.import' op cannot find 'sm70' (looked for sm70.mlir in: ")
     assert str(tmp_path) in caught.value.message
     assert ROOT.name  # the repository is where the tests run from
+
+def test_wrong_arch_fails_before_the_pipeline(tmp_path, nvcc):
+    # A Hopper kernel for sm_80, and an architecture nvcc does not know:
+    # refused at once, before the synchronization check and the
+    # translation run (no tool error, nothing cached).
+    with pytest.raises(ValueError, match=r"imports the sm_90a instruction "
+                       r"library \(.*sm90a\.mlir\), whose wgmma, TMA and "
+                       r"setmaxnreg instructions need arch='sm_90a'; got "
+                       r"arch='sm_80'"):
+        exogpu.compile(EXAMPLES / "sm90a_gemm.mlir", "gemm_sm90a",
+                       check={"M": 256, "N": 256, "K": 64}, arch="sm_80",
+                       cache_dir=tmp_path)
+    with pytest.raises(ValueError, match=r"cannot build for sm_99: it builds "
+                       r"for .*sm_80"):
+        exogpu.compile(EXAMPLES / "gemv.mlir", "gemv",
+                       check={"M": 128, "N": 4}, arch="sm_99",
+                       cache_dir=tmp_path)
+    assert not list(tmp_path.glob("*/*/kernel.so"))
+
+
+def test_unknown_size_name_is_at_the_proc(tmp_path):
+    # A size the proc does not have: reported at the proc, not at <stdin>:0:0.
+    with pytest.raises(exogpu.ToolError) as caught:
+        exogpu.compile((EXAMPLES / "gemv.mlir").read_text(), "gemv",
+                       check={"M": 128, "N": 4, "Q": 1}, arch="sm_80",
+                       cache_dir=tmp_path)
+    assert caught.value.location.file == "<string>"
+    assert caught.value.location.line > 0
+    assert "no proc it checks has a parameter named 'Q' (the parameters: " \
+        "M, N)" in caught.value.message

@@ -136,11 +136,17 @@ def test_bind_shape_mismatch_names_the_parameter_and_the_origin(gemv):
         gemv.bind({"A": (256, 64), "x": (64, 1)}, {})
 
 
-def test_bind_missing_size(splitk):
+def test_bind_missing_size(splitk, gemv):
     with pytest.raises(TypeError, match=r"gemm_splitk_sm90a\(\): no value "
                        "for S, KC: no array argument has it as an extent; "
                        "pass S=..., KC=..."):
         splitk.bind({"C": (256, 256)}, {})
+    # A 1-D array where a 2-D one is expected: the rank, not the size it
+    # would have given.
+    with pytest.raises(ValueError, match=r"gemv\(\): A must be a 2-D array "
+                       r"\(A: f32\[M, N\] @CudaGmemLinear\), got a 1-D one "
+                       r"of shape \(256,\)"):
+        gemv.bind({"A": (256,)}, {})
 
 
 def test_bind_requires_clause(gemv):
