@@ -48,6 +48,26 @@ def row_condition(row, entry):
     return atoms
 
 
+def holds(atom, sizes):
+    """Whether an atom of row_condition holds at `sizes` ({"M": .., ...})."""
+    lhs, rel, value = atom
+    dim, _, divisor = lhs[1:].partition(" mod ")
+    x = sizes[dim] % int(divisor) if divisor else sizes[dim]
+    return {">=": x >= value, "<": x < value, "==": x == value,
+            ">": x > value}[rel]
+
+
+def dispatched(entry, sizes):
+    """The variant the entry point runs at `sizes` (the first row whose
+    condition holds), or None where its requirement does not hold."""
+    if any(sizes[dim] % divisor for dim, divisor in entry["requires"].items()):
+        return None
+    for row in entry["rows"]:
+        if all(holds(atom, sizes) for atom in row_condition(row, entry)):
+            return row["kernel"]
+    return None
+
+
 def consistent(conjunction):
     """Whether a conjunction can hold: no size bounded below at or above its
     upper bound, no remainder both zero and not."""

@@ -4,17 +4,19 @@
 // (translated by exogpu-translate; bench/kernels.py builds this program)
 // against their cuBLAS anchors, in one process, on one stream
 // (docs/performance.md has the method and the table):
-//  * tf32 GEMM, C = A B^T (cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH, "TN"):
+//  * tf32 GEMM, C = A B^T (cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH, "TN",
+//    and CUTLASS's own Hopper kernels of bench/cutlass/kernels.def):
 //    the variants gemm_tf32_sm90a, gemm_tf32_overlap_sm90a,
-//    gemm_tf32_128x128_sm90a and gemm_splitk_sm90a at several split
+//    gemm_tf32_128x128_sm90a, the paper's kernel gemm_sm90a
+//    (examples/sm90a_gemm.mlir) and gemm_splitk_sm90a at several split
 //    factors, whose best is the shape's "specialized" figure, and the entry
 //    point gemm_tf32, which runs the variant bench/dispatch.json names for
 //    the shape: the "one kernel" figure (the paper's two curves, seeds/002
 //    Sec. 6, Fig. 8);
 //  * bf16 GEMM with fp32 accumulation (cublasGemmEx, bf16 A, B, C,
-//    CUBLAS_COMPUTE_32F): the variants gemm_bf16_sm90a,
-//    gemm_bf16_overlap_sm90a and gemm_bf16_128x128_sm90a, and the entry
-//    point gemm_bf16 (the same two figures);
+//    CUBLAS_COMPUTE_32F, and the bf16 CUTLASS kernels): the variants
+//    gemm_bf16_sm90a, gemm_bf16_overlap_sm90a and gemm_bf16_128x128_sm90a, and
+//    the entry point gemm_bf16 (the same two figures);
 //  * fp32 GEMV, y = A x (cublasSgemv): gemv_fast, with a device-to-device
 //    copy of A's bytes as the bandwidth anchor;
 //  * the sm_80 cp.async + mma.sync GEMM, C = A B (cublasSgemm TF32, "NN"),
@@ -29,14 +31,19 @@
 // events after a spin kernel that keeps the GPU busy while the host
 // enqueues the call (host work such as tensor-map encoding stays out of the
 // figure). Reported: median and interquartile mean (the paper's statistic).
+// The GEMMs have two anchors, cuBLAS and the best of the CUTLASS kernels
+// (each CUTLASS schedule is timed like the others; the table shows the best
+// and the ratio to the better of the two anchors).
 //
 //===----------------------------------------------------------------------===//
 
+#include "cutlass_gemm.h"
 #include "gemm_bf16.h"
 #include "gemm_splitk_sm90a.h"
 #include "gemm_tf32.h"
 #include "gemv_fast.h"
 #include "sm80_gemm.h"
+#include "sm90a_gemm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -245,6 +252,8 @@ std::vector<Case> all_cases() {
   cases.push_back({"splitk", 256, 256, 65536});
   for (int64_t s : {1024, 2048, 4096, 8192, 16384})
     cases.push_back({"bf16", s, s, s});
+  cases.push_back({"bf16", 1024, 1024, 65536});
+  cases.push_back({"bf16", 256, 256, 65536});
   for (int64_t s : {8192, 16384})
     cases.push_back({"gemv", s, s, 0});
   cases.push_back({"sm80", 4096, 4096, 4096});
@@ -268,9 +277,22 @@ std::vector<int64_t> split_factors(const Case &c, int sms) {
 }
 
 /// What a timed call is: an ExoGPU variant, an ExoGPU entry point (which
-/// runs the variant its dispatch table names), or the anchor (cuBLAS, or a
-/// copy).
-enum class Role { Variant, Entry, Anchor };
+/// runs the variant its dispatch table names), the anchor (cuBLAS, or a
+/// copy), or the second anchor (a CUTLASS kernel).
+enum class Role { Variant, Entry, Anchor, Cutlass };
+
+/// The CUTLASS kernels of `kind` ("tf32" or "bf16") that take `c`; those
+/// whose object was not linked (bench/kernels.py --cutlass) are absent.
+std::vector<exogpu_bench::CutlassGemm> cutlass_kernels(const std::string &kind,
+                                                       const Case &c) {
+  int count = 0;
+  const exogpu_bench::CutlassGemm *all = exogpu_bench::cutlass_gemms(&count);
+  std::vector<exogpu_bench::CutlassGemm> kernels;
+  for (int i = 0; i < count; ++i)
+    if (all[i].run && kind == all[i].kind && all[i].supports(c.M, c.N, c.K))
+      kernels.push_back(all[i]);
+  return kernels;
+}
 
 /// A GEMM kernel of the benchmark (elements of type T) that can run a
 /// shape.
@@ -301,6 +323,8 @@ std::vector<GemmKernel<float>> tf32_kernels(const Case &c, int sms) {
   if (c.M % 1024 == 0 && c.N % 256 == 0 && c.K % 128 == 0)
     add_plain(kernels, "gemm_tf32_overlap_sm90a", Role::Variant,
               gemm_tf32_overlap_sm90a);
+  if (c.M % 256 == 0 && c.N % 256 == 0 && c.K % 32 == 0)
+    add_plain(kernels, "gemm_sm90a", Role::Variant, gemm_sm90a);
   bool small = c.M % 128 == 0 && c.N % 128 == 0 && c.K % 64 == 0;
   if (small)
     add_plain(kernels, "gemm_tf32_128x128_sm90a", Role::Variant,
@@ -546,45 +570,61 @@ double peak_of(const std::string &kind) {
   return 494.5;  // H100 SXM dense tf32, TFLOP/s
 }
 
+/// The CSV's `anchor` column: which anchor a row is, empty for ExoGPU.
+const char *anchor_of(const Row &r) {
+  switch (r.role) {
+  case Role::Anchor:
+    return r.variant == "cudaMemcpy d2d" ? "copy" : "cublas";
+  case Role::Cutlass:
+    return "cutlass";
+  default:
+    return "";
+  }
+}
+
 void write_csv(const std::string &path, const std::string &device) {
   FILE *file = std::fopen(path.c_str(), "w");
   if (!file)
     die("cannot write " + path);
-  std::fprintf(file, "kind,M,N,K,variant,exogpu,best,entry,median_ms,iqm_ms,"
-                     "min_ms,rate_median,rate_iqm,unit,peak,error_first,"
-                     "error_last,failed,runs,device\n");
+  std::fprintf(file, "kind,M,N,K,variant,exogpu,best,entry,anchor,median_ms,"
+                     "iqm_ms,min_ms,rate_median,rate_iqm,unit,peak,"
+                     "error_first,error_last,failed,runs,device\n");
   for (const Row &r : rows)
     std::fprintf(file,
-                 "%s,%lld,%lld,%lld,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.3f,%.3f,%s,"
-                 "%.2f,%.3e,%.3e,%d,%zu,%s\n",
+                 "%s,%lld,%lld,%lld,%s,%d,%d,%d,%s,%.6f,%.6f,%.6f,%.3f,%.3f,"
+                 "%s,%.2f,%.3e,%.3e,%d,%zu,%s\n",
                  r.shape.kind.c_str(), (long long)r.shape.M,
                  (long long)r.shape.N, (long long)r.shape.K, r.variant.c_str(),
-                 r.role != Role::Anchor, r.best, r.role == Role::Entry,
-                 r.stats.median, r.stats.iqm, r.stats.min, r.rate_median,
-                 r.rate_iqm, r.unit.c_str(), peak_of(r.shape.kind),
-                 r.error_first, r.error_last, r.failed, r.runs, device.c_str());
+                 r.role == Role::Variant || r.role == Role::Entry, r.best,
+                 r.role == Role::Entry, anchor_of(r), r.stats.median,
+                 r.stats.iqm, r.stats.min, r.rate_median, r.rate_iqm,
+                 r.unit.c_str(), peak_of(r.shape.kind), r.error_first,
+                 r.error_last, r.failed, r.runs, device.c_str());
   std::fclose(file);
 }
 
 /// The table: per shape, the best ExoGPU variant ("specialized") and the
-/// entry point ("one kernel"), each against the anchor.
+/// entry point ("one kernel"), each against the better of the two anchors
+/// (cuBLAS, the best CUTLASS kernel).
 void print_table() {
-  std::printf("\n%-6s %-18s %12s %12s %12s %7s %7s %7s  %s\n", "kind", "shape",
-              "specialized", "one kernel", "cuBLAS", "ratio", "ratio 1",
-              "%peak", "specialized kernel (median; IQM in the CSV)");
+  std::printf("\n%-6s %-18s %12s %12s %12s %12s %7s %7s %7s  %s\n", "kind",
+              "shape", "specialized", "one kernel", "cuBLAS", "CUTLASS",
+              "ratio", "ratio 1", "%peak",
+              "specialized kernel; best CUTLASS (median; IQM in the CSV)");
   std::vector<std::string> seen;
   for (const Row &r : rows) {
     std::string key = r.shape.kind + r.shape.label();
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
       continue;
     seen.push_back(key);
-    const Row *exo = nullptr, *entry = nullptr, *anchor = nullptr,
-              *copy = nullptr;
+    const Row *exo = nullptr, *entry = nullptr, *cublas = nullptr,
+              *cutlass = nullptr, *copy = nullptr;
     bool any_failed = false;
     for (const Row &s : rows) {
       if (s.shape.kind + s.shape.label() != key)
         continue;
       any_failed |= s.failed;
+      bool timed = !s.failed && std::isfinite(s.rate_median);
       if (s.best)
         exo = &s;
       else if (s.role == Role::Entry)
@@ -592,8 +632,15 @@ void print_table() {
       else if (s.role == Role::Anchor && s.variant == "cudaMemcpy d2d")
         copy = &s;
       else if (s.role == Role::Anchor)
-        anchor = &s;
+        cublas = &s;
+      else if (s.role == Role::Cutlass && timed &&
+               (!cutlass || s.rate_median > cutlass->rate_median))
+        cutlass = &s;
     }
+    const Row *anchor = cublas;
+    if (cutlass && (!anchor || !std::isfinite(anchor->rate_median) ||
+                    cutlass->rate_median > anchor->rate_median))
+      anchor = cutlass;
     auto rate = [&](const Row *s) {
       if (!s || !std::isfinite(s->rate_median))
         return std::string("-");
@@ -617,14 +664,17 @@ void print_table() {
       std::snprintf(peak, sizeof(peak), "%.1f%%",
                     100.0 * exo->rate_median / peak_of(r.shape.kind));
     std::string note = exo ? exo->variant : std::string("(no ExoGPU result)");
+    if (cutlass)
+      note += "; " + cutlass->variant;
     if (copy)
       note += "; copy d2d " + rate(copy);
     if (any_failed)
       note += "; FAILED CHECK (see above)";
-    std::printf("%-6s %-18s %12s %12s %12s %7s %7s %7s  %s\n",
+    std::printf("%-6s %-18s %12s %12s %12s %12s %7s %7s %7s  %s\n",
                 r.shape.kind.c_str(), r.shape.label().c_str(),
-                rate(exo).c_str(), rate(entry).c_str(), rate(anchor).c_str(),
-                ratio(exo).c_str(), ratio(entry).c_str(), peak, note.c_str());
+                rate(exo).c_str(), rate(entry).c_str(), rate(cublas).c_str(),
+                rate(cutlass).c_str(), ratio(exo).c_str(), ratio(entry).c_str(),
+                peak, note.c_str());
   }
 }
 
@@ -695,6 +745,11 @@ void run_tf32(const Case &c, Context &ctx) {
     return as_cuda(
         cublas_gemm_tn(ctx.tf32, c, A[set]->get(), B[set]->get(), C));
   });
+  for (const exogpu_bench::CutlassGemm &kernel : cutlass_kernels("tf32", c))
+    add(kernel.name, Role::Cutlass, [&, c, kernel](float *C, int set) {
+      return kernel.run(ctx.stream, c.M, c.N, c.K, A[set]->get(), B[set]->get(),
+                        C);
+    });
   measure(runners, sets, ctx.options, ctx.stream);
   record(c, runners);
 }
@@ -727,6 +782,11 @@ void run_bf16(const Case &c, Context &ctx) {
         int(c.K), &zero, C, CUDA_R_16BF, int(c.N), CUBLAS_COMPUTE_32F,
         CUBLAS_GEMM_DEFAULT));
   });
+  for (const exogpu_bench::CutlassGemm &kernel : cutlass_kernels("bf16", c))
+    add(kernel.name, Role::Cutlass, [&, c, kernel](__nv_bfloat16 *C, int set) {
+      return kernel.run(ctx.stream, c.M, c.N, c.K, A[set]->get(), B[set]->get(),
+                        C);
+    });
   measure(runners, sets, ctx.options, ctx.stream);
   record(c, runners);
 }
@@ -884,11 +944,19 @@ int main(int argc, char **argv) {
       if (c.kind == "tf32" || c.kind == "splitk") {
         for (const GemmKernel<float> &kernel : tf32_kernels(c, 132))
           std::printf(" %s", kernel.name.c_str());
-        std::printf(" | cublasSgemm TF32 TN\n");
+        std::printf(" | cublasSgemm TF32 TN");
+        for (const exogpu_bench::CutlassGemm &kernel :
+             cutlass_kernels("tf32", c))
+          std::printf(" %s", kernel.name);
+        std::printf("\n");
       } else if (c.kind == "bf16") {
         for (const GemmKernel<__nv_bfloat16> &kernel : bf16_kernels(c))
           std::printf(" %s", kernel.name.c_str());
-        std::printf(" | cublasGemmEx bf16 TN\n");
+        std::printf(" | cublasGemmEx bf16 TN");
+        for (const exogpu_bench::CutlassGemm &kernel :
+             cutlass_kernels("bf16", c))
+          std::printf(" %s", kernel.name);
+        std::printf("\n");
       } else if (c.kind == "gemv")
         std::printf(" gemv_fast | cublasSgemv, cudaMemcpy d2d\n");
       else
@@ -961,9 +1029,11 @@ int main(int argc, char **argv) {
     else
       run_sm80(c, ctx);
     CHECK(cudaDeviceSynchronize());
+    // After every shape: a run stopped at its time limit keeps the shapes
+    // it measured (bench/device-all.sh).
+    if (!options.csv.empty())
+      write_csv(options.csv, prop.name);
   }
-  if (!options.csv.empty())
-    write_csv(options.csv, prop.name);
   print_table();
   bool failed = std::any_of(rows.begin(), rows.end(),
                             [](const Row &r) { return r.failed; });

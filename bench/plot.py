@@ -2,10 +2,12 @@
 """Plots the kernel benchmark's CSV (bench/kernels.py, bench/gemm_bench.cu)
 as a PNG for docs/performance.md: one panel per kind of problem, for each
 shape the best ExoGPU variant ("specialized"), the ExoGPU entry point that
-picks a variant for the shape ("one kernel", where the run has one) and the
-cuBLAS anchor (median rate; the label gives the specialized / cuBLAS
-ratio, and one kernel / cuBLAS after it), and the H100 peak of that kind as
-a line (494.5 TFLOP/s tf32, 989 TFLOP/s bf16, 3.35 TB/s HBM3).
+picks a variant for the shape ("one kernel", where the run has one), the
+cuBLAS anchor and the best CUTLASS kernel (where the run has them; median
+rate; the label gives the specialized / anchor ratio, and one kernel /
+anchor after it, the anchor being the better of cuBLAS and CUTLASS), and
+the H100 peak of that kind as a line (494.5 TFLOP/s tf32, 989 TFLOP/s
+bf16, 3.35 TB/s HBM3).
 
 Usage: bench/plot.py RESULTS.csv [-o performance.png]
 """
@@ -64,7 +66,8 @@ def main():
     for axis in axes.flat[len(panels):]:
         axis.set_visible(False)
     for axis, (title, kinds, unit) in zip(axes.flat, panels):
-        shapes, exo, entry, anchor, copy, notes = [], [], [], [], [], []
+        shapes, exo, entry, anchor, cutlass, copy, notes = \
+            [], [], [], [], [], [], []
         for row in rows:
             if row["kind"] not in kinds:
                 continue
@@ -72,7 +75,7 @@ def main():
             if shape not in shapes:
                 shapes.append(shape)
                 exo.append(0.0), entry.append(0.0), anchor.append(0.0)
-                copy.append(0.0), notes.append("")
+                cutlass.append(0.0), copy.append(0.0), notes.append("")
             i = shapes.index(shape)
             if row["best"] == "1":
                 exo[i] = rate(row)
@@ -80,6 +83,8 @@ def main():
                 entry[i] = rate(row)
             elif row["exogpu"] == "0" and row["variant"] == COPY:
                 copy[i] = rate(row)
+            elif row.get("anchor") == "cutlass":
+                cutlass[i] = max(cutlass[i], rate(row))
             elif row["exogpu"] == "0":
                 anchor[i] = rate(row)
             if row["failed"] == "1":
@@ -89,6 +94,9 @@ def main():
         if any(entry):
             bars.append(("ExoGPU, one kernel", entry, "C2"))
         bars.append(("cuBLAS", anchor, "C1"))
+        if any(cutlass):
+            bars.append(("CUTLASS (best schedule)", cutlass, "C4"))
+        best = [max(a, c) for a, c in zip(anchor, cutlass)]
         width = 0.8 / len(bars)
         for k, (label, values, color) in enumerate(bars):
             offset = (k - (len(bars) - 1) / 2) * width
@@ -98,11 +106,11 @@ def main():
             axis.plot(list(x), copy, "k_", markersize=22,
                       label="device-to-device copy")
         for i in x:
-            label = f"{exo[i] / anchor[i]:.2f}x" if exo[i] and anchor[i] \
+            label = f"{exo[i] / best[i]:.2f}x" if exo[i] and best[i] \
                 else notes[i]
-            if entry[i] and anchor[i] and not notes[i]:
-                label += f" / {entry[i] / anchor[i]:.2f}x"
-            axis.annotate(label, (i, max(exo[i], entry[i], anchor[i])),
+            if entry[i] and best[i] and not notes[i]:
+                label += f" / {entry[i] / best[i]:.2f}x"
+            axis.annotate(label, (i, max(exo[i], entry[i], best[i])),
                           ha="center", va="bottom", fontsize=7)
         peak = float(next(r["peak"] for r in rows if r["kind"] in kinds))
         axis.axhline(peak, color="gray", linestyle="--", linewidth=1,
@@ -112,7 +120,8 @@ def main():
         axis.set_ylabel(unit)
         axis.set_title(title, fontsize=10)
         axis.legend(fontsize=7, loc="best")
-    figure.suptitle(f"ExoGPU kernels and cuBLAS on {device} (median)",
+    figure.suptitle(f"ExoGPU kernels, cuBLAS and CUTLASS on {device} "
+                    "(median; ratios to the better anchor)",
                     fontsize=11)
     figure.tight_layout()
     figure.savefig(args.output, dpi=120)

@@ -32,6 +32,13 @@ for requirement in pytest==9.0.3 wheel==0.45.1; do
       echo "warning: $module unavailable; the Python tests will be skipped" >&2
   fi
 done
+# The CUTLASS headers of the GEMM benchmark's second anchor (bench/kernels.py,
+# bench/cutlass): pinned; headers and Python only, its dependencies unused.
+if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('nvidia-cutlass') != '4.2.0.0')" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check --no-deps \
+    nvidia-cutlass==4.2.0.0 ||
+    echo "warning: nvidia-cutlass unavailable; the CUTLASS anchor will not be built" >&2
+fi
 # cuobjdump (SASS inspection in the tests) is not in the Debian packages of
 # the CUDA toolkit here; PyPI has it.
 if ! command -v cuobjdump >/dev/null &&

@@ -222,10 +222,23 @@ exogpu.instr @Sm80_mma_bf16(
     %b: bf16[8, 16] @Sm80_RmemMatrixB(8, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "asm volatile(\22mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {d.list}, {%4, %5, %6, %7}, {%8, %9}, {d.list};\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22r\22(exo::pack_b16x2({b.0}, {b.1})), \22r\22(exo::pack_b16x2({b.2}, {b.3})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[16, 16] @DRAM
+  %b32 = exogpu.alloc f32[8, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 16) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[16, 16] @DRAM, bf16[16, 16] @Sm80_RmemMatrixA(16, 16)
+    }
+    exogpu.for %n in seq(0, 8) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[8, 16] @DRAM, bf16[8, 16] @Sm80_RmemMatrixB(8, 16)
+    }
+  }
   exogpu.for %m in seq(0, 16) {
     exogpu.for %n in seq(0, 8) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[16, 8] @Sm80_RmemMatrixD(16, 8), bf16[16, 16] @Sm80_RmemMatrixA(16, 16), bf16[8, 16] @Sm80_RmemMatrixB(8, 16)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[16, 8] @Sm80_RmemMatrixD(16, 8), f32[16, 16] @DRAM, f32[8, 16] @DRAM
       }
     }
   }
@@ -281,10 +294,23 @@ exogpu.instr @Sm80_mma_f16(
     %b: f16[8, 16] @Sm80_RmemMatrixB(8, 16) {convergent, init = cuda_in_order_rmem_qual, ext = [cuda_in_order_rmem_qual]})
     target = cuda, unit = cuda_warp,
     cuda = "asm volatile(\22mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {d.list}, {%4, %5, %6, %7}, {%8, %9}, {d.list};\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22r\22(exo::pack_b16x2({b.0}, {b.1})), \22r\22(exo::pack_b16x2({b.2}, {b.3})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[16, 16] @DRAM
+  %b32 = exogpu.alloc f32[8, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 16) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[16, 16] @DRAM, f16[16, 16] @Sm80_RmemMatrixA(16, 16)
+    }
+    exogpu.for %n in seq(0, 8) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[8, 16] @DRAM, f16[8, 16] @Sm80_RmemMatrixB(8, 16)
+    }
+  }
   exogpu.for %m in seq(0, 16) {
     exogpu.for %n in seq(0, 8) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[16, 8] @Sm80_RmemMatrixD(16, 8), f16[16, 16] @Sm80_RmemMatrixA(16, 16), f16[8, 16] @Sm80_RmemMatrixB(8, 16)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[16, 8] @Sm80_RmemMatrixD(16, 8), f32[16, 16] @DRAM, f32[8, 16] @DRAM
       }
     }
   }

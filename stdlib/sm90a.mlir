@@ -319,10 +319,23 @@ exogpu.instr @Sm90_mma_async_bf16_m64n64k16(
     %b: bf16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {d.list}, %32, %33, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[64, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), bf16[64, 16] @Sm90_SmemSwizzled(128), bf16[64, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 16] @DRAM, f32[64, 16] @DRAM
       }
     }
   }
@@ -335,10 +348,23 @@ exogpu.instr @Sm90_mma_async_bf16_m64n128k16(
     %b: bf16[128, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {d.list}, %64, %65, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[128, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+    exogpu.for %n in seq(0, 128) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[128, 16] @DRAM, bf16[128, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), bf16[64, 16] @Sm90_SmemSwizzled(128), bf16[128, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 16] @DRAM, f32[128, 16] @DRAM
       }
     }
   }
@@ -351,10 +377,23 @@ exogpu.instr @Sm90_mma_async_bf16_m64n256k16(
     %b: bf16[256, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {d.list}, %128, %129, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[256, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+    exogpu.for %n in seq(0, 256) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[256, 16] @DRAM, bf16[256, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), bf16[64, 16] @Sm90_SmemSwizzled(128), bf16[256, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 16] @DRAM, f32[256, 16] @DRAM
       }
     }
   }
@@ -367,10 +406,23 @@ exogpu.instr @Sm90_mma_async_f16_m64n64k16(
     %b: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {d.list}, %32, %33, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[64, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f16[64, 16] @Sm90_SmemSwizzled(128), f16[64, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 16] @DRAM, f32[64, 16] @DRAM
       }
     }
   }
@@ -383,10 +435,23 @@ exogpu.instr @Sm90_mma_async_f16_m64n128k16(
     %b: f16[128, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d.list}, %64, %65, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[128, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+    exogpu.for %n in seq(0, 128) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[128, 16] @DRAM, f16[128, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f16[64, 16] @Sm90_SmemSwizzled(128), f16[128, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 16] @DRAM, f32[128, 16] @DRAM
       }
     }
   }
@@ -399,10 +464,23 @@ exogpu.instr @Sm90_mma_async_f16_m64n256k16(
     %b: f16[256, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {d.list}, %128, %129, 1, 1, 1, 0, 0; }\22 : {d.regs} : \22l\22(exo::wgmma_desc_sw128({a})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[256, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+    exogpu.for %n in seq(0, 256) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[256, 16] @DRAM, f16[256, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f16[64, 16] @Sm90_SmemSwizzled(128), f16[256, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 16] @DRAM, f32[256, 16] @DRAM
       }
     }
   }
@@ -1039,10 +1117,23 @@ exogpu.instr @Sm90_mma_async_rs_bf16_m64n64k16(
     %b: bf16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {d.list}, {%32, %33, %34, %35}, %36, 1, 1, 1, 0; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[64, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), bf16[64, 16] @Sm90_RmemMatrixA(64), bf16[64, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 16] @DRAM, f32[64, 16] @DRAM
       }
     }
   }
@@ -1055,10 +1146,23 @@ exogpu.instr @Sm90_mma_async_rs_bf16_m64n128k16(
     %b: bf16[128, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {d.list}, {%64, %65, %66, %67}, %68, 1, 1, 1, 0; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[128, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %n in seq(0, 128) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[128, 16] @DRAM, bf16[128, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), bf16[64, 16] @Sm90_RmemMatrixA(64), bf16[128, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 16] @DRAM, f32[128, 16] @DRAM
       }
     }
   }
@@ -1071,10 +1175,23 @@ exogpu.instr @Sm90_mma_async_rs_bf16_m64n256k16(
     %b: bf16[256, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {d.list}, {%128, %129, %130, %131}, %132, 1, 1, 1, 0; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[256, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %n in seq(0, 256) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[256, 16] @DRAM, bf16[256, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), bf16[64, 16] @Sm90_RmemMatrixA(64), bf16[256, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 16] @DRAM, f32[256, 16] @DRAM
       }
     }
   }
@@ -1088,11 +1205,26 @@ exogpu.instr @Sm90_mma_async_rs_bf16_m64n64k16_nmajor(
     %b: bf16[1, 16, 64] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {d.list}, {%32, %33, %34, %35}, %36, 1, 1, 1, 1; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22((exo::wgmma_desc_sw128({b}) & ~(uint64_t(0x3FFF) << 16)) | (uint64_t({b.stride0} * 2 / 16) << 16)));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[1, 16, 64] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %c in seq(0, 1) {
+      exogpu.for %n in seq(0, 64) {
+        exogpu.assign %b32[%c, %k, %n] = %b[%c, %k, %n] : f32[1, 16, 64] @DRAM, bf16[1, 16, 64] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %c in seq(0, 1) {
       exogpu.for %n in seq(0, 64) {
         exogpu.for %k in seq(0, 16) {
-          exogpu.reduce %d[%m, %c * 64 + %n] += %a[%m, %k] * %b[%c, %k, %n] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), bf16[64, 16] @Sm90_RmemMatrixA(64), bf16[1, 16, 64] @Sm90_SmemSwizzled(128)
+          exogpu.reduce %d[%m, %c * 64 + %n] += %a32[%m, %k] * %b32[%c, %k, %n] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 16] @DRAM, f32[1, 16, 64] @DRAM
         }
       }
     }
@@ -1107,11 +1239,26 @@ exogpu.instr @Sm90_mma_async_rs_bf16_m64n128k16_nmajor(
     %b: bf16[2, 16, 64] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {d.list}, {%64, %65, %66, %67}, %68, 1, 1, 1, 1; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22((exo::wgmma_desc_sw128({b}) & ~(uint64_t(0x3FFF) << 16)) | (uint64_t({b.stride0} * 2 / 16) << 16)));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[2, 16, 64] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %c in seq(0, 2) {
+      exogpu.for %n in seq(0, 64) {
+        exogpu.assign %b32[%c, %k, %n] = %b[%c, %k, %n] : f32[2, 16, 64] @DRAM, bf16[2, 16, 64] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %c in seq(0, 2) {
       exogpu.for %n in seq(0, 64) {
         exogpu.for %k in seq(0, 16) {
-          exogpu.reduce %d[%m, %c * 64 + %n] += %a[%m, %k] * %b[%c, %k, %n] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), bf16[64, 16] @Sm90_RmemMatrixA(64), bf16[2, 16, 64] @Sm90_SmemSwizzled(128)
+          exogpu.reduce %d[%m, %c * 64 + %n] += %a32[%m, %k] * %b32[%c, %k, %n] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 16] @DRAM, f32[2, 16, 64] @DRAM
         }
       }
     }
@@ -1126,11 +1273,26 @@ exogpu.instr @Sm90_mma_async_rs_bf16_m64n256k16_nmajor(
     %b: bf16[4, 16, 64] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {d.list}, {%128, %129, %130, %131}, %132, 1, 1, 1, 1; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22((exo::wgmma_desc_sw128({b}) & ~(uint64_t(0x3FFF) << 16)) | (uint64_t({b.stride0} * 2 / 16) << 16)));" {
+  // The tensor cores multiply exactly (the product of two bf16 values has at
+  // most 16 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[4, 16, 64] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, bf16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %c in seq(0, 4) {
+      exogpu.for %n in seq(0, 64) {
+        exogpu.assign %b32[%c, %k, %n] = %b[%c, %k, %n] : f32[4, 16, 64] @DRAM, bf16[4, 16, 64] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %c in seq(0, 4) {
       exogpu.for %n in seq(0, 64) {
         exogpu.for %k in seq(0, 16) {
-          exogpu.reduce %d[%m, %c * 64 + %n] += %a[%m, %k] * %b[%c, %k, %n] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), bf16[64, 16] @Sm90_RmemMatrixA(64), bf16[4, 16, 64] @Sm90_SmemSwizzled(128)
+          exogpu.reduce %d[%m, %c * 64 + %n] += %a32[%m, %k] * %b32[%c, %k, %n] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 16] @DRAM, f32[4, 16, 64] @DRAM
         }
       }
     }
@@ -1144,10 +1306,23 @@ exogpu.instr @Sm90_mma_async_rs_f16_m64n64k16(
     %b: f16[64, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {d.list}, {%32, %33, %34, %35}, %36, 1, 1, 1, 0; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[64, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %n in seq(0, 64) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 64) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f16[64, 16] @Sm90_RmemMatrixA(64), f16[64, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 16] @DRAM, f32[64, 16] @DRAM
       }
     }
   }
@@ -1160,10 +1335,23 @@ exogpu.instr @Sm90_mma_async_rs_f16_m64n128k16(
     %b: f16[128, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d.list}, {%64, %65, %66, %67}, %68, 1, 1, 1, 0; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[128, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %n in seq(0, 128) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[128, 16] @DRAM, f16[128, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 128) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f16[64, 16] @Sm90_RmemMatrixA(64), f16[128, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 16] @DRAM, f32[128, 16] @DRAM
       }
     }
   }
@@ -1176,10 +1364,23 @@ exogpu.instr @Sm90_mma_async_rs_f16_m64n256k16(
     %b: f16[256, 16] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {d.list}, {%128, %129, %130, %131}, %132, 1, 1, 1, 0; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22(exo::wgmma_desc_sw128({b})));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[256, 16] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %n in seq(0, 256) {
+      exogpu.assign %b32[%n, %k] = %b[%n, %k] : f32[256, 16] @DRAM, f16[256, 16] @Sm90_SmemSwizzled(128)
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %n in seq(0, 256) {
       exogpu.for %k in seq(0, 16) {
-        exogpu.reduce %d[%m, %n] += %a[%m, %k] * %b[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f16[64, 16] @Sm90_RmemMatrixA(64), f16[256, 16] @Sm90_SmemSwizzled(128)
+        exogpu.reduce %d[%m, %n] += %a32[%m, %k] * %b32[%n, %k] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 16] @DRAM, f32[256, 16] @DRAM
       }
     }
   }
@@ -1193,11 +1394,26 @@ exogpu.instr @Sm90_mma_async_rs_f16_m64n64k16_nmajor(
     %b: f16[1, 16, 64] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {d.list}, {%32, %33, %34, %35}, %36, 1, 1, 1, 1; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22((exo::wgmma_desc_sw128({b}) & ~(uint64_t(0x3FFF) << 16)) | (uint64_t({b.stride0} * 2 / 16) << 16)));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[1, 16, 64] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %c in seq(0, 1) {
+      exogpu.for %n in seq(0, 64) {
+        exogpu.assign %b32[%c, %k, %n] = %b[%c, %k, %n] : f32[1, 16, 64] @DRAM, f16[1, 16, 64] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %c in seq(0, 1) {
       exogpu.for %n in seq(0, 64) {
         exogpu.for %k in seq(0, 16) {
-          exogpu.reduce %d[%m, %c * 64 + %n] += %a[%m, %k] * %b[%c, %k, %n] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f16[64, 16] @Sm90_RmemMatrixA(64), f16[1, 16, 64] @Sm90_SmemSwizzled(128)
+          exogpu.reduce %d[%m, %c * 64 + %n] += %a32[%m, %k] * %b32[%c, %k, %n] : f32[64, 64] @Sm90_RmemMatrixD(64, 64), f32[64, 16] @DRAM, f32[1, 16, 64] @DRAM
         }
       }
     }
@@ -1212,11 +1428,26 @@ exogpu.instr @Sm90_mma_async_rs_f16_m64n128k16_nmajor(
     %b: f16[2, 16, 64] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d.list}, {%64, %65, %66, %67}, %68, 1, 1, 1, 1; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22((exo::wgmma_desc_sw128({b}) & ~(uint64_t(0x3FFF) << 16)) | (uint64_t({b.stride0} * 2 / 16) << 16)));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[2, 16, 64] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %c in seq(0, 2) {
+      exogpu.for %n in seq(0, 64) {
+        exogpu.assign %b32[%c, %k, %n] = %b[%c, %k, %n] : f32[2, 16, 64] @DRAM, f16[2, 16, 64] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %c in seq(0, 2) {
       exogpu.for %n in seq(0, 64) {
         exogpu.for %k in seq(0, 16) {
-          exogpu.reduce %d[%m, %c * 64 + %n] += %a[%m, %k] * %b[%c, %k, %n] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f16[64, 16] @Sm90_RmemMatrixA(64), f16[2, 16, 64] @Sm90_SmemSwizzled(128)
+          exogpu.reduce %d[%m, %c * 64 + %n] += %a32[%m, %k] * %b32[%c, %k, %n] : f32[64, 128] @Sm90_RmemMatrixD(64, 128), f32[64, 16] @DRAM, f32[2, 16, 64] @DRAM
         }
       }
     }
@@ -1231,11 +1462,26 @@ exogpu.instr @Sm90_mma_async_rs_f16_m64n256k16_nmajor(
     %b: f16[4, 16, 64] @Sm90_SmemSwizzled(128) {out_of_order, convergent, init = wgmma_async_smem_qual, ext = [wgmma_async_smem_qual]})
     target = cuda, unit = cuda_warpgroup,
     cuda = "asm volatile(\22{ wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {d.list}, {%128, %129, %130, %131}, %132, 1, 1, 1, 1; }\22 : {d.regs} : \22r\22(exo::pack_b16x2({a.0}, {a.1})), \22r\22(exo::pack_b16x2({a.2}, {a.3})), \22r\22(exo::pack_b16x2({a.4}, {a.5})), \22r\22(exo::pack_b16x2({a.6}, {a.7})), \22l\22((exo::wgmma_desc_sw128({b}) & ~(uint64_t(0x3FFF) << 16)) | (uint64_t({b.stride0} * 2 / 16) << 16)));" {
+  // The tensor cores multiply exactly (the product of two f16 values has at
+  // most 22 significant bits, which f32 holds) and accumulate in f32; the
+  // meaning holds the f32 copies of the operands in its own (host) memory.
+  %a32 = exogpu.alloc f32[64, 16] @DRAM
+  %b32 = exogpu.alloc f32[4, 16, 64] @DRAM
+  exogpu.for %k in seq(0, 16) {
+    exogpu.for %m in seq(0, 64) {
+      exogpu.assign %a32[%m, %k] = %a[%m, %k] : f32[64, 16] @DRAM, f16[64, 16] @Sm90_RmemMatrixA(64)
+    }
+    exogpu.for %c in seq(0, 4) {
+      exogpu.for %n in seq(0, 64) {
+        exogpu.assign %b32[%c, %k, %n] = %b[%c, %k, %n] : f32[4, 16, 64] @DRAM, f16[4, 16, 64] @Sm90_SmemSwizzled(128)
+      }
+    }
+  }
   exogpu.for %m in seq(0, 64) {
     exogpu.for %c in seq(0, 4) {
       exogpu.for %n in seq(0, 64) {
         exogpu.for %k in seq(0, 16) {
-          exogpu.reduce %d[%m, %c * 64 + %n] += %a[%m, %k] * %b[%c, %k, %n] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f16[64, 16] @Sm90_RmemMatrixA(64), f16[4, 16, 64] @Sm90_SmemSwizzled(128)
+          exogpu.reduce %d[%m, %c * 64 + %n] += %a32[%m, %k] * %b32[%c, %k, %n] : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 16] @DRAM, f32[4, 16, 64] @DRAM
         }
       }
     }

@@ -38,8 +38,11 @@ if os.path.exists(nvcc):
     config.available_features.add("nvcc")
     config.nvcc = nvcc
     runtime = os.path.join(config.exogpu_src_root, "runtime", "include")
+    # Host code is not contracted either (docs/cuda-translation.md
+    # "Arithmetic"; kernels round products with __fmul_rn themselves).
     config.substitutions.append(
-        ("%nvcc", nvcc + " -std=c++17 -I" + runtime))
+        ("%nvcc", nvcc + " -std=c++17 -Xcompiler -ffp-contract=off -I" +
+         runtime))
     config.substitutions.append(("%sm90a", "-gencode arch=compute_90a,code=sm_90a"))
 # cuobjdump shows the SASS (from the CUDA toolkit, or PyPI's
 # nvidia-cuda-cuobjdump, which scripts/install-deps.sh installs).
@@ -60,6 +63,12 @@ if cuobjdump:
 if python and subprocess.run([python, "-c", "import numpy"],
                              capture_output=True).returncode == 0:
     config.available_features.add("numpy")
+# The pinned CUTLASS headers (bench/kernels.py's second anchor).
+if python and subprocess.run(
+        [python, "-c", "import importlib.metadata as m, sys; "
+         "sys.exit(m.version('nvidia-cutlass') != '4.2.0.0')"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("cutlass")
 # utils/check-runtime-deps.py asks dpkg which package owns each library.
 if shutil.which("dpkg") and shutil.which("apt-cache") and shutil.which("ldd"):
     config.available_features.add("dpkg")

@@ -252,7 +252,8 @@ class Builder:
                 case = f"{example.program.name}.{size_label(sizes)}"
                 entry = {"case": case, "program": info["name"],
                          "sizes": sizes, "check": how,
-                         "math": example.math,
+                         "math": (example.meaning_math or example.math)
+                         if how == "meaning" else example.math,
                          "sum_length": sum_length(example.sum_length, sizes),
                          "reference": example.reference,
                          "seeds": self.next_seeds(1 if quick else
@@ -359,7 +360,9 @@ case $1 in
 esac
 mkdir -p bin
 echo "build.sh: bin/$1"
-exec "${{NVCC:-nvcc}}" -std=c++17 -O3 -Iinclude -lineinfo "${{arch[@]}}" \\
+# No contraction in host code either (docs/cuda-translation.md "Arithmetic").
+exec "${{NVCC:-nvcc}}" -std=c++17 -O3 -Xcompiler -ffp-contract=off -Iinclude \\
+  -lineinfo "${{arch[@]}}" \\
   -cudart "${{CUDART:-static}}" -Isrc/"$1" src/"$1"/kernel.cu \\
   src/"$1"/driver.cu -o bin/"$1"
 """

@@ -120,7 +120,8 @@ def main():
                                     f"--cuda-header={header.resolve()}"]):
             return 1
         binary = work / "run"
-        if step("nvcc", [nvcc, "-std=c++17", "-O3",
+        if step("nvcc", [nvcc, "-std=c++17", "-O3", "-Xcompiler",
+                         "-ffp-contract=off",
                          f"-I{ROOT / 'runtime' / 'include'}"] +
                 arch_flags(opts.arch) +
                 [str(kernel), str(driver), "-o", str(binary)]):

@@ -4,7 +4,8 @@
 // the row maximum subtracted: the scores of a row, their maximum, the
 // exponentials and their sum, then O. Q, K, V, O are bf16 [BH, S, D] and
 // LSE f32 [BH, S]; the causal twins let query i see keys 0..i. The scores
-// are formed as the kernels' wgmma bodies form them (bf16 products summed in
+// are formed as the kernels' wgmma bodies form them (the tensor cores'
+// arithmetic: exact products of the bf16 operands, copied to f32, summed in
 // f32 over d in order), so they equal the kernels' scores; the softmax is
 // in f32 in base 2 (exp2((s - max) * log2(e) / sqrt(D)), the same function),
 // without the kernels' online rescaling and rounding of P to bf16: the two
@@ -23,6 +24,8 @@ exogpu.proc @attention_textbook(%BH: size, %S: size, %D: size, %full: bool,
     exogpu.assign %c[] = 0.12751743082459868 : f32 @DRAM
   }
   %s = exogpu.alloc f32[%S] @DRAM
+  %q = exogpu.alloc f32[%D] @DRAM
+  %k = exogpu.alloc f32[%D] @DRAM
   %o = exogpu.alloc f32[%D] @DRAM
   %v = exogpu.alloc f32[%D] @DRAM
   %mx = exogpu.alloc f32 @DRAM
@@ -34,7 +37,9 @@ exogpu.proc @attention_textbook(%BH: size, %S: size, %D: size, %full: bool,
         exogpu.if %full or %j <= %i {
           exogpu.assign %s[%j] = 0.0 : f32[?] @DRAM
           exogpu.for %d in seq(0, %D) {
-            exogpu.reduce %s[%j] += %Q[%bh, %i, %d] * %K[%bh, %j, %d] : f32[?] @DRAM, bf16[?, ?, ?] @DRAM, bf16[?, ?, ?] @DRAM
+            exogpu.assign %q[%d] = %Q[%bh, %i, %d] : f32[?] @DRAM, bf16[?, ?, ?] @DRAM
+            exogpu.assign %k[%d] = %K[%bh, %j, %d] : f32[?] @DRAM, bf16[?, ?, ?] @DRAM
+            exogpu.reduce %s[%j] += %q[%d] * %k[%d] : f32[?] @DRAM, f32[?] @DRAM, f32[?] @DRAM
           }
           exogpu.assign %mx[] = max(%mx[], %s[%j]) : f32 @DRAM, f32[?] @DRAM
         }

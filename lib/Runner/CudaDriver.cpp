@@ -308,15 +308,29 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
      << " and writes\n// OUT/NAME.npy; \"{seed}\" in a folder "
         "name is the run's seed. Exit codes: 0\n// ran, 1 usage or "
         "file error, 2 CUDA error, 77 no CUDA device (skip), 124\n"
-        "// timeout.\n"
-     << "#include \"" << header << "\"\n"
+        "// timeout.";
+  // A proc whose buffers are all host memory runs without a device: its
+  // host function runs on the CPU (and fails if it launches a kernel).
+  bool hostOnly = llvm::all_of(
+      params, [](const ParamInfo &p) { return !p.isData() || p.isHostMemory; });
+  if (hostOnly)
+    os << " Every buffer is host memory: without a CUDA device the\n"
+          "// host function runs on the CPU.";
+  os << "\n#include \"" << header << "\"\n"
      << kPrelude << "\nint main(int argc, char **argv) {\n"
      << "  Options options = parseOptions(argc, argv);\n"
      << "  int devices = 0;\n"
-     << "  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) "
-        "{\n"
-     << "    std::fprintf(stderr, \"driver: no CUDA device: skipped\\n\");\n"
-     << "    return 77;\n  }\n";
+     << "  const bool hasDevice =\n"
+     << "      cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;\n"
+     << "  if (!hasDevice) {\n";
+  if (hostOnly)
+    os << "    std::fprintf(stderr, \"driver: no CUDA device: running on the "
+          "CPU\\n\");\n";
+  else
+    os << "    std::fprintf(stderr, \"driver: no CUDA device: "
+          "skipped\\n\");\n"
+       << "    return 77;\n";
+  os << "  }\n";
   for (const ParamInfo &param : params) {
     if (param.isData())
       continue;
@@ -340,8 +354,9 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
       os << "  if (!options.inputs.empty())\n"
          << "    readInput(b_" << param.name << ", options.inputs);\n";
   }
-  os << "  cudaStream_t stream;\n"
-     << "  check(cudaStreamCreate(&stream), \"cudaStreamCreate\");\n"
+  os << "  cudaStream_t stream = nullptr;\n"
+     << "  if (hasDevice)\n"
+     << "    check(cudaStreamCreate(&stream), \"cudaStreamCreate\");\n"
      << "  for (long run = 0; run < options.runs; ++run) {\n"
      << "    uint32_t seed = options.seed + static_cast<uint32_t>(run);\n";
   for (auto [position, param] : llvm::enumerate(params)) {
@@ -355,7 +370,9 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
       os << "    prepareInput(b_" << param.name << ", /*param=*/" << position
          << ", seed, stream);\n";
   }
-  os << "    check(cudaStreamSynchronize(stream), \"preparing the inputs\");\n"
+  os << "    if (hasDevice)\n"
+     << "      check(cudaStreamSynchronize(stream), \"preparing the "
+        "inputs\");\n"
      << "    if (!options.writeInputs.empty()) {\n"
      << "      std::string dir = runDirectory(options.writeInputs, seed);\n";
   for (const ParamInfo &param : params)
@@ -374,7 +391,8 @@ void mlir::exogpu::runner::emitCudaDriver(llvm::raw_ostream &os,
        << param.name << ".pointer())";
   }
   os << "),\n          \"@" << name << "\");\n"
-     << "    waitFor(stream, options.timeoutMs, run, seed);\n"
+     << "    if (hasDevice)\n"
+     << "      waitFor(stream, options.timeoutMs, run, seed);\n"
      << "    std::string dir = runDirectory(options.outputs, seed);\n";
   for (const ParamInfo &param : params)
     if (param.isData() && param.mode != ParamAccessMode::ReadOnly)

@@ -8,6 +8,7 @@
 #include "ExoGPU/Conversion/Passes.h"
 #include "ExoGPU/Runner/HostSymbols.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
@@ -39,6 +41,29 @@ using namespace mlir::exogpu::runner;
 // Lowering
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Clears the `contract` flags arith-emulate-unsupported-floats puts on the
+/// extf/truncf pairs around each emulated bf16 operation: with them, the
+/// folds of the later passes turn extf(truncf(x)) into x and drop the
+/// rounding to bf16 between two operations, which the meaning keeps (one
+/// rounding per operation, docs/running.md "Arithmetic"; found by
+/// utils/fuzz-cuda.py).
+struct KeepEmulatedRoundingPass
+    : PassWrapper<KeepEmulatedRoundingPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(KeepEmulatedRoundingPass)
+
+  StringRef getArgument() const override {
+    return "exogpu-keep-emulated-rounding";
+  }
+  void runOnOperation() override {
+    getOperation()->walk([](Operation *op) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+        op->removeAttr("fastmath");
+    });
+  }
+};
+} // namespace
+
 void mlir::exogpu::runner::buildSequentialToLLVMPipeline(
     OpPassManager &pm, const JitOptions &options) {
   pm.addPass(createCanonicalizerPass());
@@ -51,6 +76,7 @@ void mlir::exogpu::runner::buildSequentialToLLVMPipeline(
   pm.addPass(math::createMathExtendToSupportedTypes());
   pm.addPass(arith::createArithEmulateUnsupportedFloats(
       arith::ArithEmulateUnsupportedFloatsOptions{{"bf16"}, "f32"}));
+  pm.addPass(std::make_unique<KeepEmulatedRoundingPass>());
   pm.addPass(arith::createArithExpandOpsPass(
       arith::ArithExpandOpsPassOptions{/*includeBf16=*/true}));
   if (options.checkBounds) {

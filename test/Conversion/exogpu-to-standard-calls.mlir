@@ -13,13 +13,19 @@
 // CHECK:         scf.for %[[TASK:[a-zA-Z0-9_]+]] =
 // CHECK:           scf.for %[[T:[a-zA-Z0-9_]+]] =
 // CHECK-NEXT:        %[[DST:[a-zA-Z0-9_]+]] = memref.subview %[[R]][1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
-// CHECK-NEXT:        %[[ROW:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}(%[[T]], %[[TASK]])
+// CHECK:             %[[ROW:[a-zA-Z0-9_]+]] = arith.addi %[[T]], %{{.*}} : index
+// CHECK:             cf.assert %{{.*}}, "a control value overflows 64 bits
 // CHECK-NEXT:        %[[SRC:[a-zA-Z0-9_]+]] = memref.subview %[[X]][%[[ROW]], 0] [1, 4] [1, 1] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<4xf32, strided<[?], offset: ?>>
+// The control argument s = t + 1.
+// CHECK-NEXT:        %[[S:[a-zA-Z0-9_]+]] = arith.addi %[[T]], %{{.*}} : index
+// CHECK:             cf.assert %{{.*}}, "a control value overflows 64 bits
 // CHECK-NEXT:        %[[NEG:[a-zA-Z0-9_]+]] = arith.constant true
 // CHECK-NEXT:        %[[C4:[a-zA-Z0-9_]+]] = arith.constant 4 : index
 // CHECK-NEXT:        scf.for %[[I:[a-zA-Z0-9_]+]] = %{{.*}} to %[[C4]]
 // CHECK-NEXT:          scf.if %[[NEG]] {
-// CHECK-NEXT:            %[[J:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}(%[[I]], %[[T]])
+// CHECK-NEXT:            %[[SUM:[a-zA-Z0-9_]+]] = arith.addi %[[I]], %[[S]] : index
+// CHECK:                 %[[J:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}(%[[SUM]])
+// CHECK-NEXT:            cf.assert %{{.*}}, "a control value overflows 64 bits
 // CHECK-NEXT:            %[[V:[a-zA-Z0-9_]+]] = memref.load %[[SRC]][%[[J]]]
 // CHECK-NEXT:            %[[MINUS:[a-zA-Z0-9_]+]] = arith.negf %[[V]] : f32
 // CHECK-NEXT:            memref.store %[[MINUS]], %[[DST]][%[[I]]]
@@ -98,7 +104,11 @@ exogpu.proc @with_barrier(%x: f32[32] @CudaGmemLinear) {
 // CHECK:         scf.for %[[I:[a-zA-Z0-9_]+]] =
 // CHECK-NEXT:      %[[COL:[a-zA-Z0-9_]+]] = memref.subview %[[A]][0, 3] [%[[DIM]], 1] [1, 1] : memref<?x8xf32, strided<[?, ?], offset: ?>> to memref<?xf32, strided<[?], offset: ?>>
 // CHECK-NEXT:      %[[ROW:[a-zA-Z0-9_]+]] = memref.subview %[[LOCAL]][%[[I]], 0] [1, 8] [1, 1] : memref<?x8xf32> to memref<8xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:      %[[K2:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK:           %[[K2:[a-zA-Z0-9_]+]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NEXT:      cf.assert %{{.*}}, "a control value overflows 64 bits
+// A size argument is not negative.
+// CHECK-NEXT:      %[[POS:[a-zA-Z0-9_]+]] = arith.cmpi sge, %[[K2]], %{{.*}} : index
+// CHECK-NEXT:      cf.assert %[[POS]], "@callee: size K is negative\0ALocation: loc({{.*}})"
 // CHECK-NEXT:      %[[CAST:[a-zA-Z0-9_]+]] = memref.cast %[[ROW]] : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32, strided<[?], offset: ?>>
 // The call site checks the callee's precondition and the arguments' extents
 // too, so that a failure points at the call.

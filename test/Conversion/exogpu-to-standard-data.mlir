@@ -53,7 +53,10 @@ exogpu.proc @allocs(%N: size, %x: f32[%N] @CudaGmemLinear) {
 // CHECK-LABEL: func.func @windows(
 // CHECK-SAME:      %{{.*}}: index, %[[A:[a-zA-Z0-9_]+]]: memref<?x64xf32, strided<[?, ?], offset: ?>>, %[[B:[a-zA-Z0-9_]+]]: memref<?x64xf32, strided<[?, ?], offset: ?>>, %[[I:[a-zA-Z0-9_]+]]: index) {
 // CHECK:         %[[ROW:[a-zA-Z0-9_]+]] = memref.subview %[[B]][%[[I]], 0] [1, 64] [1, 1] : memref<?x64xf32, strided<[?, ?], offset: ?>> to memref<64xf32, strided<[?], offset: ?>>
-// CHECK-NEXT:    %[[LO:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}()[%[[I]]]
+// i * 16, checked against overflow.
+// CHECK:         %[[LOW:[a-zA-Z0-9_]+]], %{{.*}} = arith.mulsi_extended
+// CHECK:         %[[LO:[a-zA-Z0-9_]+]] = arith.index_cast %[[LOW]] : i64 to index
+// CHECK-NEXT:    cf.assert %{{.*}}, "a control value overflows 64 bits
 // CHECK-NEXT:    %[[TILE:[a-zA-Z0-9_]+]] = memref.subview %[[B]][%[[LO]], 8] [16, 32] [1, 1] : memref<?x64xf32, strided<[?, ?], offset: ?>> to memref<16x32xf32, strided<[?, ?], offset: ?>>
 // CHECK-NEXT:    %[[COL:[a-zA-Z0-9_]+]] = memref.subview %[[TILE]][0, 3] [16, 1] [1, 1] : memref<16x32xf32, strided<[?, ?], offset: ?>> to memref<16xf32, strided<[?], offset: ?>>
 // CHECK:         %[[V:[a-zA-Z0-9_]+]] = memref.load %[[COL]][%{{.*}}] : memref<16xf32, strided<[?], offset: ?>>
@@ -84,7 +87,8 @@ exogpu.proc @windows(%M: size, %A: f32[%M, 64] @CudaGmemLinear,
 
 // CHECK-LABEL: func.func @dynamic_window(
 // CHECK-SAME:      %[[N:[a-zA-Z0-9_]+]]: index, %[[X:[a-zA-Z0-9_]+]]: memref<?xf32, strided<[?], offset: ?>>) {
-// CHECK:         %[[SIZE:[a-zA-Z0-9_]+]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK:         %[[SIZE:[a-zA-Z0-9_]+]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK:         cf.assert %{{.*}}, "a control value overflows 64 bits
 // CHECK-NEXT:    memref.subview %[[X]][1] [%[[SIZE]]] [1] : memref<?xf32, strided<[?], offset: ?>> to memref<?xf32, strided<[?], offset: ?>>
 exogpu.proc @dynamic_window(%N: size, %x: f32[%N] @DRAM) {
   %tail = exogpu.window %x[1:%N] : f32[?] @DRAM
@@ -146,14 +150,19 @@ exogpu.proc @precisions(%h: f16[4] @DRAM, %b: bf16[4] @DRAM, %d: f64[4] @DRAM,
 
 // Functions: max is maxNum on floats (a NaN operand loses, as CUDA's fmaxf)
 // and signed or unsigned by the precision on integers; exp2 and log2 are
-// math.exp2 and math.log2 in the expression's precision.
+// math.exp2 and math.log2, computed in f32 for 16-bit floats and rounded
+// once.
 
 // CHECK-LABEL: func.func @functions(
 // CHECK:         arith.maxnumf %{{.*}}, %{{.*}} : f32
 // CHECK:         %[[E:[a-zA-Z0-9_]+]] = math.exp2 %{{.*}} : f32
 // CHECK-NEXT:    %[[L:[a-zA-Z0-9_]+]] = math.log2 %[[E]] : f32
-// CHECK:         math.exp2 %{{.*}} : bf16
-// CHECK:         math.log2 %{{.*}} : f16
+// CHECK:         %[[B32:[a-zA-Z0-9_]+]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK-NEXT:    %[[BE:[a-zA-Z0-9_]+]] = math.exp2 %[[B32]] : f32
+// CHECK-NEXT:    arith.truncf %[[BE]] : f32 to bf16
+// CHECK:         %[[H32:[a-zA-Z0-9_]+]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT:    %[[HL:[a-zA-Z0-9_]+]] = math.log2 %[[H32]] : f32
+// CHECK-NEXT:    arith.truncf %[[HL]] : f32 to f16
 // CHECK:         arith.maxsi %{{.*}}, %{{.*}} : i8
 // CHECK:         arith.maxui %{{.*}}, %{{.*}} : i8
 // CHECK:         arith.maxnumf %{{.*}}, %{{.*}} : f64
@@ -172,8 +181,10 @@ exogpu.proc @functions(%f: f32[4] @DRAM, %b: bf16[4] @DRAM, %h: f16[4] @DRAM,
 
 // The implicit conversion at a write: floats round to nearest (f16 <-> bf16
 // through f32), integers to floats and back by the source's / target's
-// signedness, integers extend by the source's signedness or wrap; i8 and
-// ui8 share their bits. A reduction converts the value, then adds.
+// signedness, floats to integers truncate and saturate (NaN is 0; the
+// unselected conversion of an out-of-range value is poison, which select
+// drops), integers extend by the source's signedness or wrap; i8 and ui8
+// share their bits. A reduction converts the value, then adds.
 
 // CHECK-LABEL: func.func @conversions(
 // CHECK:         arith.extf %{{.*}} : f16 to f32
@@ -182,7 +193,18 @@ exogpu.proc @functions(%f: f32[4] @DRAM, %b: bf16[4] @DRAM, %h: f16[4] @DRAM,
 // CHECK-NEXT:    arith.truncf %[[WIDE]] : f32 to bf16
 // CHECK:         arith.uitofp %{{.*}} : i8 to f32
 // CHECK:         arith.sitofp %{{.*}} : i8 to f32
-// CHECK:         arith.fptoui %{{.*}} : f32 to i8
+// CHECK:         %[[FU:[a-zA-Z0-9_]+]] = memref.load
+// CHECK-DAG:     %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[RANGE:[a-zA-Z0-9_]+]] = arith.constant 2.560000e+02 : f32
+// CHECK-DAG:     %[[MIN:[a-zA-Z0-9_-]+]] = arith.constant 0 : i8
+// CHECK-DAG:     %[[MAX:[a-zA-Z0-9_-]+]] = arith.constant -1 : i8
+// CHECK:         %[[CONV:[a-zA-Z0-9_]+]] = arith.fptoui %[[FU]] : f32 to i8
+// CHECK-NEXT:    %[[BELOW:[a-zA-Z0-9_]+]] = arith.cmpf ole, %[[FU]], %[[ZERO]] : f32
+// CHECK-NEXT:    %[[ABOVE:[a-zA-Z0-9_]+]] = arith.cmpf oge, %[[FU]], %[[RANGE]] : f32
+// CHECK-NEXT:    %[[NAN:[a-zA-Z0-9_]+]] = arith.cmpf uno, %[[FU]], %[[FU]] : f32
+// CHECK-NEXT:    %[[S1:[a-zA-Z0-9_]+]] = arith.select %[[BELOW]], %[[MIN]], %[[CONV]] : i8
+// CHECK-NEXT:    %[[S2:[a-zA-Z0-9_]+]] = arith.select %[[ABOVE]], %[[MAX]], %[[S1]] : i8
+// CHECK-NEXT:    arith.select %[[NAN]], %[[MIN]], %[[S2]] : i8
 // CHECK:         arith.extui %{{.*}} : i8 to i32
 // CHECK:         arith.extsi %{{.*}} : i8 to i32
 // CHECK:         arith.trunci %{{.*}} : i32 to i8

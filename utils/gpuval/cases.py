@@ -11,7 +11,13 @@ computes the outputs here and the bundle carries them) or, where those
 outputs are too large to carry, against an independent float64 reference
 computed on the GPU machine (`device`: utils/gpuval/compare.py REFERENCES).
 The tolerance is the runner's for `math` and `sum_length` terms per
-element (a number, a size name or a product of them, "S*KC").
+element (a number, a size name or a product of them, "S*KC"). Against the
+meaning, `meaning_math` (when set) replaces `math`: "exact" for the kernels
+whose arithmetic docs/running.md "Arithmetic" makes bit for bit the
+meaning's (scalar operations, each rounded once in the meaning's order, no
+contraction: every thread and task computes its elements as the meaning
+does); tensor cores, exp2 and log2, and atomic reductions in varying order
+keep a tolerance.
 """
 
 from dataclasses import dataclass, field
@@ -51,6 +57,7 @@ class Example:
     meaning: list
     device: list
     sanitize: dict
+    meaning_math: str = ""
 
 
 @dataclass
@@ -77,27 +84,32 @@ EXAMPLES = [
              math="f32", sum_length="1", reference="vector_add",
              meaning=[{"N": 128}, {"N": 65536}],
              device=[{"N": 1 << 24}],
-             sanitize={"N": 4096}),
+             sanitize={"N": 4096},
+             meaning_math="exact"),
     _example("cta_sum_fence", ["examples/cta_reduction.mlir"], SM80,
              math="f32", sum_length="128", reference="cta_sum",
              meaning=[{"N": 128}, {"N": 65536}],
              device=[{"N": 1 << 24}],
-             sanitize={"N": 4096}),
+             sanitize={"N": 4096},
+             meaning_math="exact"),
     _example("cta_sum_mbarrier", ["examples/cta_reduction.mlir"], SM80,
              math="f32", sum_length="128", reference="cta_sum",
              meaning=[{"N": 128}, {"N": 65536}],
              device=[{"N": 1 << 24}],
-             sanitize={"N": 4096}),
+             sanitize={"N": 4096},
+             meaning_math="exact"),
     _example("gemv", ["examples/gemv.mlir"], SM80,
              math="f32", sum_length="N", reference="gemv",
              meaning=[{"M": 128, "N": 1}, {"M": 1024, "N": 1024}],
              device=[{"M": 8192, "N": 8192}],
-             sanitize={"M": 256, "N": 256}),
+             sanitize={"M": 256, "N": 256},
+             meaning_math="exact"),
     _example("gemv_shuffle", ["examples/gemv_shuffle.mlir"], SM80,
              math="f32", sum_length="N", reference="gemv",
              meaning=[{"M": 4, "N": 32}, {"M": 1024, "N": 1024}],
              device=[{"M": 8192, "N": 8192}],
-             sanitize={"M": 256, "N": 256}),
+             sanitize={"M": 256, "N": 256},
+             meaning_math="exact"),
     _example("gemm_sm80", ["examples/sm80_gemm.mlir"], SM80,
              math="tf32", sum_length="K", reference="gemm_ab",
              meaning=[{"M": 128, "N": 128, "K": 16},
@@ -119,7 +131,8 @@ EXAMPLES = [
              math="f32", sum_length="N", reference="gemv",
              meaning=[{"M": 16, "N": 256}, {"M": 1024, "N": 1024}],
              device=[{"M": 8192, "N": 8192}],
-             sanitize={"M": 256, "N": 256}),
+             sanitize={"M": 256, "N": 256},
+             meaning_math="exact"),
     _example("gemm_tf32_sm90a", ["examples/gemm_tf32_sm90a.mlir"],
              SM90A, math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 1024, "N": 256, "K": 32},

@@ -65,19 +65,87 @@ SequentialLowering::lookupUsed(Operation *op, ValueRange values,
 
 OpFoldResult SequentialLowering::applyCtrlExpr(Location loc, AffineExpr expr,
                                                ArrayRef<Value> operands) {
-  // affine.apply over the operands the expression uses, in order.
+  // The expression over the operands it uses, constants substituted.
   MLIRContext *context = expr.getContext();
   SmallVector<AffineExpr> replacements(operands.size(),
                                        getAffineConstantExpr(0, context));
-  SmallVector<OpFoldResult> used;
+  SmallVector<Value> used;
   for (auto [pos, operand] : llvm::enumerate(operands)) {
     if (!operand)
       continue;
+    if (std::optional<int64_t> constant = getConstantIntValue(operand)) {
+      replacements[pos] = getAffineConstantExpr(*constant, context);
+      continue;
+    }
     replacements[pos] = getAffineDimExpr(used.size(), context);
     used.push_back(operand);
   }
-  return affine::makeComposedFoldedAffineApply(
-      builder, loc, expr.replaceDims(replacements), used);
+  expr = simplifyAffineExpr(expr.replaceDims(replacements), used.size(), 0);
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return builder.getIndexAttr(constant.getValue());
+  // Control values are 64-bit integers (docs/running.md "Arithmetic"): a
+  // sum or product that overflows stops the run instead of wrapping.
+  Value valid;
+  Value result = expandCtrlExpr(loc, expr, used, valid);
+  if (valid)
+    createAssert(loc, valid, "a control value overflows 64 bits");
+  return result;
+}
+
+Value SequentialLowering::expandCtrlExpr(Location loc, AffineExpr expr,
+                                         ArrayRef<Value> operands,
+                                         Value &valid) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(builder, loc, constant.getValue());
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return operands[dim.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = expandCtrlExpr(loc, binary.getLHS(), operands, valid);
+  Value rhs = expandCtrlExpr(loc, binary.getRHS(), operands, valid);
+  auto noteValid = [&](Value holds) {
+    valid = valid ? arith::AndIOp::create(builder, loc, valid, holds) : holds;
+  };
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    // Wrapping add; it overflowed when the sign of the sum differs from
+    // the signs of both operands.
+    Value sum = arith::AddIOp::create(builder, loc, lhs, rhs);
+    Value signs = arith::AndIOp::create(
+        builder, loc, arith::XOrIOp::create(builder, loc, lhs, sum),
+        arith::XOrIOp::create(builder, loc, rhs, sum));
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    noteValid(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                    signs, zero));
+    return sum;
+  }
+  case AffineExprKind::Mul: {
+    // The 128-bit product fits 64 bits when its high half is the sign
+    // extension of its low half.
+    Type i64 = builder.getI64Type();
+    auto product = arith::MulSIExtendedOp::create(
+        builder, loc, arith::IndexCastOp::create(builder, loc, i64, lhs),
+        arith::IndexCastOp::create(builder, loc, i64, rhs));
+    Value low = product.getLow(), high = product.getHigh();
+    Value sign = arith::ShRSIOp::create(
+        builder, loc, low, arith::ConstantIntOp::create(builder, loc, i64, 63));
+    noteValid(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                    high, sign));
+    return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                      low);
+  }
+  default: {
+    // Floor division, ceiling division and remainder by a positive constant
+    // (AffineExpr's invariant) are smaller than their dividend.
+    AffineExpr d0 = getAffineDimExpr(0, expr.getContext());
+    AffineExpr single = expr.getKind() == AffineExprKind::Mod
+                            ? d0 % binary.getRHS()
+                        : expr.getKind() == AffineExprKind::FloorDiv
+                            ? d0.floorDiv(binary.getRHS())
+                            : d0.ceilDiv(binary.getRHS());
+    return affine::AffineApplyOp::create(
+        builder, loc, AffineMap::get(1, 0, single), ValueRange{lhs});
+  }
+  }
 }
 
 Value SequentialLowering::applyCtrlValue(Location loc, AffineExpr expr,

@@ -148,10 +148,51 @@ LogicalResult SequentialLowering::lowerWindow(WindowOp window) {
 // Scalar arithmetic in exogpu precisions
 //===----------------------------------------------------------------------===//
 
+/// A float `value` truncated toward zero to integer precision `to`,
+/// saturating at its range, NaN giving 0 (PTX cvt.rzi; docs/running.md
+/// "Arithmetic"). The range's bounds are powers of two, exact in every
+/// float precision or past its range (then infinite, which still bounds it).
+static Value convertFloatToInt(OpBuilder &b, Location loc, Value value,
+                               Type to) {
+  auto floatType = cast<FloatType>(value.getType());
+  Type storage = getStorageType(to);
+  unsigned width = to.getIntOrFloatBitWidth();
+  bool isSigned = !to.isUnsignedInteger();
+  auto floatConstant = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, v));
+  };
+  auto intConstant = [&](const APInt &v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(storage, v));
+  };
+  double half = std::ldexp(1.0, width - 1);
+  Value lo = floatConstant(isSigned ? -half : 0.0);
+  Value hi = floatConstant(isSigned ? half : 2 * half);
+  Value min = intConstant(isSigned ? APInt::getSignedMinValue(width)
+                                   : APInt::getMinValue(width));
+  Value max = intConstant(isSigned ? APInt::getSignedMaxValue(width)
+                                   : APInt::getMaxValue(width));
+  Value zero = intConstant(APInt(width, 0));
+  // The unselected conversions of out-of-range values are poison, which
+  // arith.select does not propagate.
+  Value converted =
+      isSigned ? arith::FPToSIOp::create(b, loc, storage, value).getResult()
+               : arith::FPToUIOp::create(b, loc, storage, value).getResult();
+  Value below =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, value, lo);
+  Value above =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, value, hi);
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+  Value result = arith::SelectOp::create(b, loc, below, min, converted);
+  result = arith::SelectOp::create(b, loc, above, max, result);
+  return arith::SelectOp::create(b, loc, isNan, zero, result);
+}
+
 /// Converts `value` of exogpu precision `from` to precision `to` (the
-/// implicit conversion at a write, as in Exo): floats round to nearest,
-/// floats to integers truncate toward zero, integers wrap or extend by the
-/// signedness of `from`.
+/// implicit conversion at a write, as in Exo; docs/running.md "Arithmetic"):
+/// floats round to nearest, floats to integers truncate toward zero and
+/// saturate, integers wrap or extend by the signedness of `from`, integers
+/// to 16-bit floats round through f32.
 static Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
                            Type to) {
   if (from == to)
@@ -169,15 +210,17 @@ static Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
     return arith::TruncFOp::create(b, loc, storage, wide);
   }
   if (toFloat) {
-    if (from.isUnsignedInteger())
-      return arith::UIToFPOp::create(b, loc, storage, value);
-    return arith::SIToFPOp::create(b, loc, storage, value);
+    Type via = toFloat.getWidth() < 32 ? b.getF32Type() : storage;
+    Value converted =
+        from.isUnsignedInteger()
+            ? arith::UIToFPOp::create(b, loc, via, value).getResult()
+            : arith::SIToFPOp::create(b, loc, via, value).getResult();
+    if (via == storage)
+      return converted;
+    return arith::TruncFOp::create(b, loc, storage, converted);
   }
-  if (fromFloat) {
-    if (to.isUnsignedInteger())
-      return arith::FPToUIOp::create(b, loc, storage, value);
-    return arith::FPToSIOp::create(b, loc, storage, value);
-  }
+  if (fromFloat)
+    return convertFloatToInt(b, loc, value, to);
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (toWidth < fromWidth)
@@ -251,6 +294,22 @@ static Value createBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
       });
 }
 
+/// `exp2(value)` or `log2(value)` (`op`) rounded once to the precision of
+/// `value`: 16-bit floats are computed in f32, which holds them exactly.
+static Value createFloatFunction(OpBuilder &b, Location loc, Operation *op,
+                                 Value value) {
+  Type type = value.getType();
+  bool narrow = type.getIntOrFloatBitWidth() < 32;
+  if (narrow)
+    value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  Value result = isa<Exp2Op>(op)
+                     ? math::Exp2Op::create(b, loc, value).getResult()
+                     : math::Log2Op::create(b, loc, value).getResult();
+  if (narrow)
+    result = arith::TruncFOp::create(b, loc, type, result);
+  return result;
+}
+
 /// A data literal as an arith.constant of its storage type.
 static Value createConstant(OpBuilder &b, Location loc, ConstantOp constant) {
   auto value = cast<TypedAttr>(constant.getValue());
@@ -303,12 +362,9 @@ FailureOr<Value> SequentialLowering::lowerExpr(Region &expr) {
       }
     } else if (auto yield = dyn_cast<YieldOp>(op)) {
       return frame->values.lookup(yield.getValue());
-    } else if (auto exp2 = dyn_cast<Exp2Op>(op)) {
-      result = math::Exp2Op::create(builder, loc,
-                                    frame->values.lookup(exp2.getOperand()));
-    } else if (auto log2 = dyn_cast<Log2Op>(op)) {
-      result = math::Log2Op::create(builder, loc,
-                                    frame->values.lookup(log2.getOperand()));
+    } else if (isa<Exp2Op, Log2Op>(op)) {
+      result = createFloatFunction(builder, loc, &op,
+                                   frame->values.lookup(op.getOperand(0)));
     } else if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp>(op)) {
       result = createBinary(
           builder, loc, &op, frame->values.lookup(op.getOperand(0)),

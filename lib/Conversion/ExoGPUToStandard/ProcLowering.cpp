@@ -206,6 +206,15 @@ LogicalResult SequentialLowering::lowerProcCall(CallOp call, ProcOp callee) {
           lowerCtrlArg(call, nextCtrl++, kind == ParamKind::boolean);
       if (failed(value))
         return failure();
+      if (kind == ParamKind::size) {
+        // A size is non-negative (the host function refuses the call too).
+        Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+        createAssert(loc,
+                     arith::CmpIOp::create(
+                         builder, loc, arith::CmpIPredicate::sge, *value, zero),
+                     "@" + callee.getSymName() + ": size " +
+                         getParamNames(callee)[i] + " is negative");
+      }
       args.push_back(*value);
       continue;
     }

@@ -56,10 +56,15 @@ private:
   /// values[i]); null for the others.
   FailureOr<SmallVector<Value>> lookupUsed(Operation *op, ValueRange values,
                                            ArrayRef<AffineExpr> exprs) const;
-  /// `expr` over lowered operands (null ones unused): an affine.apply, or a
-  /// constant.
+  /// `expr` over lowered operands (null ones unused): a constant, or arith
+  /// operations whose overflow of 64 bits fails an assertion.
   OpFoldResult applyCtrlExpr(Location loc, AffineExpr expr,
                              ArrayRef<Value> operands);
+  /// `expr` (simplified, over `operands`) as arith operations; the
+  /// conditions under which no sum or product overflowed are and-ed into
+  /// `valid`.
+  Value expandCtrlExpr(Location loc, AffineExpr expr, ArrayRef<Value> operands,
+                       Value &valid);
   Value applyCtrlValue(Location loc, AffineExpr expr, ArrayRef<Value> operands);
   /// `condition` over lowered operands, as an i1.
   Value buildCondition(Location loc, ConditionAttr condition,

@@ -94,6 +94,8 @@ std::string ProcState::print(Value value) {
 }
 
 std::string ProcState::print(AffineExpr expr) {
+  if (printedExprs)
+    printedExprs->push_back(expr);
   return printControlExpr(
       expr, [&](unsigned d) { return print(space.getValue(d)); },
       [&](unsigned d) { return getDimRange(d); });
@@ -105,6 +107,8 @@ std::string ProcState::print(AffineExpr expr, ValueRange operands) {
 
 std::string ProcState::printCondition(ConditionAttr condition,
                                       ValueRange operands) {
+  if (printedExprs)
+    llvm::append_range(*printedExprs, space.lift(condition.getMap(), operands));
   return printConditionExpr(
       condition, [&](unsigned i) { return print(operands[i]); },
       [&](unsigned i) {

@@ -35,8 +35,9 @@ LogicalResult FunctionEmitter::emitScopeBody(
     return failure();
   for (auto [declaration, count] : llvm::zip(declarations, before))
     if (state.useCounts[declaration.first] != count)
-      out.line("const int " + state.names.lookup(declaration.first).str() +
-               " = " + declaration.second + ";");
+      out.line("const " + getControlType() + " " +
+               state.names.lookup(declaration.first).str() + " = " +
+               declaration.second + ";");
   out.write(body);
   return success();
 }
@@ -107,8 +108,8 @@ LogicalResult FunctionEmitter::emitSeqFor(ForOp loop) {
   std::string name = state.print(loop.getIterator());
   if (shouldUnroll(loop))
     out.line("#pragma unroll");
-  out.open("for (int " + name + " = " + lo + "; " + name + " < " + hi + "; ++" +
-           name + ")");
+  out.open("for (" + getControlType() + " " + name + " = " + lo + "; " + name +
+           " < " + hi + "; ++" + name + ")");
   if (failed(emitBlock(loop.getBody().front())))
     return failure();
   out.close();
@@ -138,24 +139,69 @@ LogicalResult FunctionEmitter::emitWrite(Operation *op, Value dest,
   if (failed(lhs) || failed(rhs))
     return failure();
   Type elementType = cast<BufferTypeInterface>(dest.getType()).getElementType();
+  std::string type = getCType(elementType);
   std::string value = *rhs;
   if (valueExpr.getType() != elementType)
-    value = "static_cast<" + getCType(elementType) + ">(" + value + ")";
+    value = "exo::convert<" + type + ">(" + value + ")";
   out.comment(state.describe(op));
-  out.line(*lhs + (reduce ? " += " : " = ") + value + ";");
+  if (!reduce)
+    out.line(*lhs + " = " + value + ";");
+  else if (isa<IntegerType>(elementType))
+    out.line(*lhs + " = exo::wrap_add<" + type + ">(" + *lhs + ", " + value +
+             ");");
+  else
+    out.line(*lhs + " += " + value + ";");
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Data expressions (docs/cuda-translation.md "Arithmetic")
+//===----------------------------------------------------------------------===//
+
 namespace {
-/// Precedence of a printed data expression.
-enum class DataPrec { Additive = 0, Multiplicative = 1, Unary = 2 };
+/// Precedence of a printed C++ expression, loosest first.
+enum class DataPrec { Additive, Multiplicative, Unary, Primary };
+
+/// A data expression as C++ text and the precedence of its outermost
+/// operator.
+struct PrintedData {
+  std::string text;
+  DataPrec prec;
+};
+
+/// Prints the data expressions of one statement. Every operation of the
+/// exogpu tree is one C++ operation in the same order and grouping (one
+/// rounding each, docs/running.md "Arithmetic"):
+///   * floating-point `+`, `-`, `/` are C++ operators; `*` rounds on its own
+///     (`__fmul_rn`, `__dmul_rn` in device code, `__hmul_rn` for 16-bit
+///     floats), so that no compiler contracts it with an add into an FMA;
+///   * integer arithmetic wraps in its precision's width (exo::wrap_add and
+///     friends) and division never traps (exo::int_div);
+///   * operands are parenthesized by precedence, never glued: `-(-x)`.
+class DataPrinter {
+public:
+  DataPrinter(ProcState &state, bool deviceCode)
+      : state(state), deviceCode(deviceCode) {}
+
+  FailureOr<PrintedData> print(Value value);
+
+private:
+  static std::string wrap(const PrintedData &p, DataPrec min) {
+    return p.prec >= min ? p.text : "(" + p.text + ")";
+  }
+
+  /// The C++ function computing a function-style data expression (`max`,
+  /// `exp2`, `log2`) in its precision.
+  static std::string getFunctionName(Operation *op);
+
+  FailureOr<PrintedData> printBinary(Operation *op);
+
+  ProcState &state;
+  bool deviceCode;
+};
 } // namespace
 
-/// The CUDA function computing a data-expression function (`max`, `exp2`,
-/// `log2`) in its precision: the accurate math library functions of CUDA
-/// (cuda_fp16.h and cuda_bf16.h for 16-bit floats, the integer overloads of
-/// `max` for integers).
-static std::string getDataFunctionName(Operation *op) {
+std::string DataPrinter::getFunctionName(Operation *op) {
   Type type = op->getResult(0).getType();
   bool half = type.isF16() || type.isBF16();
   std::string suffix = type.isF32() ? "f" : "";
@@ -164,16 +210,17 @@ static std::string getDataFunctionName(Operation *op) {
       return "__hmax";
     return isa<FloatType>(type) ? "fmax" + suffix : "max";
   }
+  // 16-bit floats: computed in f32 and rounded once (runtime.cuh).
   std::string name = isa<Exp2Op>(op) ? "exp2" : "log2";
-  return half ? "h" + name : name + suffix;
+  return half ? "exo::" + name : name + suffix;
 }
 
-static FailureOr<std::pair<std::string, DataPrec>> printData(ProcState &state,
-                                                             Value value) {
+FailureOr<PrintedData> DataPrinter::print(Value value) {
   Operation *op = value.getDefiningOp();
   if (!op)
     return emitInternalError(state.proc.getLoc())
            << "data expression reads a block argument";
+  Type type = value.getType();
   if (auto read = dyn_cast<ReadOp>(op)) {
     FailureOr<BufferView> view = state.getView(read.getSource(), op->getLoc());
     if (failed(view))
@@ -183,67 +230,96 @@ static FailureOr<std::pair<std::string, DataPrec>> printData(ProcState &state,
         op->getLoc());
     if (failed(ref))
       return failure();
-    return std::make_pair(*ref, DataPrec::Unary);
+    return PrintedData{*ref, DataPrec::Primary};
   }
-  if (auto constant = dyn_cast<ConstantOp>(op))
-    return std::make_pair(
-        formatLiteral(cast<TypedAttr>(constant.getValue()), value.getType()),
-        DataPrec::Unary);
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    std::string text =
+        formatLiteral(cast<TypedAttr>(constant.getValue()), type);
+    return PrintedData{text,
+                       text[0] == '-' ? DataPrec::Unary : DataPrec::Primary};
+  }
   if (auto neg = dyn_cast<NegOp>(op)) {
-    auto operand = printData(state, neg.getOperand());
+    FailureOr<PrintedData> operand = print(neg.getOperand());
     if (failed(operand))
       return failure();
-    std::string text = operand->second == DataPrec::Unary
-                           ? operand->first
-                           : "(" + operand->first + ")";
-    return std::make_pair("-" + text, DataPrec::Unary);
+    if (isa<IntegerType>(type)) {
+      // A negative literal (`-1` parses as the negation of 1) is a literal.
+      if (auto constant = neg.getOperand().getDefiningOp<ConstantOp>()) {
+        APInt value = cast<IntegerAttr>(constant.getValue()).getValue();
+        std::string text = formatLiteral(
+            IntegerAttr::get(type, APInt(value.getBitWidth(), 0) - value),
+            type);
+        return PrintedData{text, text[0] == '-' ? DataPrec::Unary
+                                                : DataPrec::Primary};
+      }
+      return PrintedData{"exo::wrap_neg<" + getCType(type) + ">(" +
+                             operand->text + ")",
+                         DataPrec::Primary};
+    }
+    return PrintedData{"-" + wrap(*operand, DataPrec::Primary),
+                       DataPrec::Unary};
   }
   if (isa<MaxOp, Exp2Op, Log2Op>(op)) {
-    std::string call = getDataFunctionName(op) + "(";
+    std::string call = getFunctionName(op) + "(";
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      auto printed = printData(state, operand);
+      FailureOr<PrintedData> printed = print(operand);
       if (failed(printed))
         return failure();
-      call += (i ? ", " : "") + printed->first;
+      call += (i ? ", " : "") + printed->text;
     }
-    return std::make_pair(call + ")", DataPrec::Unary);
+    return PrintedData{call + ")", DataPrec::Primary};
   }
-  const char *symbol = nullptr;
-  DataPrec prec = DataPrec::Additive;
-  Value lhsValue, rhsValue;
-  if (auto add = dyn_cast<AddOp>(op)) {
-    symbol = " + ";
-    lhsValue = add.getLhs(), rhsValue = add.getRhs();
-  } else if (auto sub = dyn_cast<SubOp>(op)) {
-    symbol = " - ";
-    lhsValue = sub.getLhs(), rhsValue = sub.getRhs();
-  } else if (auto mul = dyn_cast<MulOp>(op)) {
-    symbol = " * ", prec = DataPrec::Multiplicative;
-    lhsValue = mul.getLhs(), rhsValue = mul.getRhs();
-  } else if (auto div = dyn_cast<DivOp>(op)) {
-    symbol = " / ", prec = DataPrec::Multiplicative;
-    lhsValue = div.getLhs(), rhsValue = div.getRhs();
-  } else {
-    return emitInternalError(op->getLoc())
-           << "unsupported data expression '" << op->getName() << "'";
-  }
-  auto lhs = printData(state, lhsValue);
-  auto rhs = printData(state, rhsValue);
+  if (isa<AddOp, SubOp, MulOp, DivOp>(op))
+    return printBinary(op);
+  return emitInternalError(op->getLoc())
+         << "unsupported data expression '" << op->getName() << "'";
+}
+
+FailureOr<PrintedData> DataPrinter::printBinary(Operation *op) {
+  FailureOr<PrintedData> lhs = print(op->getOperand(0));
+  FailureOr<PrintedData> rhs = print(op->getOperand(1));
   if (failed(lhs) || failed(rhs))
     return failure();
-  // Operations round one at a time in the element type, so the C++ tree
-  // must be the exogpu tree: a right operand of equal precedence keeps its
-  // parentheses (a * (b * c) is not (a * b) * c in floating point).
-  std::string l = lhs->second < prec ? "(" + lhs->first + ")" : lhs->first;
-  std::string r = rhs->second <= prec ? "(" + rhs->first + ")" : rhs->first;
-  return std::make_pair(l + symbol + r, prec);
+  Type type = op->getResult(0).getType();
+  auto call = [&](StringRef function) {
+    return PrintedData{function.str() + "(" + lhs->text + ", " + rhs->text +
+                           ")",
+                       DataPrec::Primary};
+  };
+  if (isa<IntegerType>(type)) {
+    StringRef function = isa<AddOp>(op)   ? "exo::wrap_add"
+                         : isa<SubOp>(op) ? "exo::wrap_sub"
+                         : isa<MulOp>(op) ? "exo::wrap_mul"
+                                          : "exo::int_div";
+    return call((function + "<" + getCType(type) + ">").str());
+  }
+  if (isa<MulOp>(op)) {
+    if (type.isF16() || type.isBF16())
+      return call("__hmul_rn");
+    // Host compilers do not contract across statements or without an FMA
+    // target; docs/cuda-translation.md says how to keep them from it.
+    if (deviceCode)
+      return call(type.isF64() ? "__dmul_rn" : "__fmul_rn");
+  }
+  bool additive = isa<AddOp, SubOp>(op);
+  DataPrec prec = additive ? DataPrec::Additive : DataPrec::Multiplicative;
+  StringRef symbol = isa<AddOp>(op)   ? " + "
+                     : isa<SubOp>(op) ? " - "
+                     : isa<MulOp>(op) ? " * "
+                                      : " / ";
+  // The C++ tree must be the exogpu tree: a right operand of equal
+  // precedence keeps its parentheses (a - (b - c) is not a - b - c).
+  DataPrec rightMin = additive ? DataPrec::Multiplicative : DataPrec::Unary;
+  return PrintedData{wrap(*lhs, prec) + symbol.str() + wrap(*rhs, rightMin),
+                     prec};
 }
 
 FailureOr<std::string> FunctionEmitter::emitDataExpr(Value value) {
-  auto printed = printData(state, value);
+  FailureOr<PrintedData> printed =
+      DataPrinter(state, isDeviceCode()).print(value);
   if (failed(printed))
     return failure();
-  return printed->first;
+  return printed->text;
 }
 
 LogicalResult FunctionEmitter::emitWindow(WindowOp window) {

@@ -32,6 +32,16 @@ protected:
   /// What `{bar}` of an instruction template means at `call`.
   virtual FailureOr<std::string> getBarrierAddress(CallOp call);
 
+  /// Whether the function is device code (a kernel) rather than host code.
+  virtual bool isDeviceCode() const { return false; }
+
+  /// The C++ type of control values the function computes: 64-bit in host
+  /// code, `int` in kernels (whose launches the host function refuses when
+  /// a control value could leave 32 bits, docs/cuda-translation.md).
+  std::string getControlType() const {
+    return isDeviceCode() ? "int" : "int64_t";
+  }
+
   LogicalResult emitSeqFor(ForOp loop);
   LogicalResult emitIf(IfOp op);
   LogicalResult emitWrite(Operation *op, Value dest, AffineMap indices,

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostEmitter.h"
+#include "ControlBounds.h"
 #include "KernelEmitter.h"
 
 using namespace mlir;
@@ -47,6 +48,26 @@ std::string mlir::exogpu::cuda::getHostSignature(ProcOp proc) {
         names.bind(proc.getParam(i), getPreferredName(proc.getParam(i), "arg"));
   }
   return signature + ")";
+}
+
+bool HostEmitter::fitsInt32(ArrayRef<AffineExpr> extents) {
+  if (extents.size() != 1)
+    return extents.empty();
+  if (auto c = dyn_cast<AffineConstantExpr>(extents[0]))
+    return c.getValue() <= std::numeric_limits<int32_t>::max();
+  auto dim = dyn_cast<AffineDimExpr>(extents[0]);
+  auto param =
+      dim ? dyn_cast<BlockArgument>(state.space.getValue(dim.getPosition()))
+          : BlockArgument();
+  return param && param.getOwner()->getParentOp() == state.proc &&
+         state.proc.getParamKind(param.getArgNumber()) == ParamKind::size;
+}
+
+std::string HostEmitter::printElementCount(ArrayRef<AffineExpr> extents) {
+  std::string list;
+  for (AffineExpr extent : extents)
+    list += (list.empty() ? "" : ", ") + state.print(extent);
+  return "exo::element_count({" + list + "})";
 }
 
 HostEmitter::HostEmitter(ProcState &state, CodeWriter &out,
@@ -94,16 +115,9 @@ LogicalResult HostEmitter::emitProc() {
     if (proc.getParamKind(i) != ParamKind::data)
       continue;
     const RootBuffer &root = *state.roots[proc.getParam(i)];
-    if (root.extents.size() < 2)
+    if (!root.isDevice || fitsInt32(root.extents))
       continue;
-    std::string product;
-    for (AffineExpr extent : root.extents) {
-      std::string text = state.print(extent);
-      if (text.find_first_of("+-*/%") != std::string::npos)
-        text = "(" + text + ")";
-      product += (product.empty() ? "int64_t(" + text + ")" : " * " + text);
-    }
-    out.line("if (" + product + " > INT32_MAX)");
+    out.line("if (" + printElementCount(root.extents) + " > INT32_MAX)");
     out.line("  return cudaErrorInvalidValue;");
   }
   if (ConditionAttr preconditions = proc.getPreconditionsAttr()) {
@@ -161,6 +175,10 @@ LogicalResult HostEmitter::emitAlloc(AllocOp alloc) {
   std::string storage = state.names.fresh(buffer.name + "_storage");
   out.comment(state.describe(alloc));
   if (buffer.isDevice) {
+    if (!fitsInt32(buffer.extents)) {
+      out.line("if (" + printElementCount(buffer.extents) + " > INT32_MAX)");
+      out.line("  return cudaErrorInvalidValue;");
+    }
     out.line("exo::DeviceArray<" + ctype + "> " + storage + "(stream);");
     out.line("EXOGPU_TRY(" + storage + ".allocate(" + count + "));");
     out.line(ctype + " *const " + buffer.name + " = " + storage + ".get();");
@@ -236,16 +254,18 @@ LogicalResult HostEmitter::emitTensorMap(WindowOp window) {
     strides += (strides.empty() ? "" : ", ") + std::string("cuuint64_t(") +
                stride + ")";
   }
+  // Encoded once per call site, tensor and shape (exo::TensorMapCache).
   out.comment(state.describe(window));
   out.line("CUtensorMap " + name + ";");
   out.open("");
+  out.line("static thread_local exo::TensorMapCache cache;");
   out.line("const cuuint64_t dims[] = {" + extents + "};");
   if (!strides.empty())
     out.line("const cuuint64_t strides[] = {" + strides + "};");
   out.line("const cuuint32_t box[] = {" + boxText + "};");
-  out.line("EXOGPU_TRY(exo::encode_tensor_map(&" + name + ", " +
-           dataType->str() + ", " + std::to_string(dims.size()) + ", " +
-           *address + ", dims, " + (strides.empty() ? "nullptr" : "strides") +
+  out.line("EXOGPU_TRY(cache.encode(&" + name + ", " + dataType->str() + ", " +
+           std::to_string(dims.size()) + ", " + *address + ", dims, " +
+           (strides.empty() ? "nullptr" : "strides") +
            ", box, CU_TENSOR_MAP_SWIZZLE_" +
            (swizzle ? std::to_string(swizzle) + "B" : std::string("NONE")) +
            "));");
@@ -270,8 +290,25 @@ LogicalResult HostEmitter::emitLaunch(DeviceFunctionOp deviceFunction) {
     tasks += (tasks.empty() ? "" : " * ") + std::string("std::max<int64_t>(") +
              count + ", 0)";
   }
+  FailureOr<KernelControlBounds> bounds = boundKernelControlValues(
+      state, launch->controlExprs, launch->params, deviceFunction.getLoc());
+  if (failed(bounds))
+    return failure();
   const CollParams &params = launch->collParams;
   out.line("const int64_t exo_tasks = " + tasks + ";");
+  if (!bounds->checks.empty()) {
+    out.comment("The kernel computes its control values in int: refuse "
+                "values that could leave 32 bits");
+    for (auto [i, check] : llvm::enumerate(bounds->checks)) {
+      bool last = i + 1 == bounds->checks.size();
+      out.line((i ? "    " : "if (") + check + " > INT32_MAX" +
+               (last ? ")" : " ||"));
+    }
+    out.line("  return cudaErrorInvalidValue;");
+  }
+  out.comment("The kernel counts its tasks in int");
+  out.line("if (exo_tasks > INT32_MAX)");
+  out.line("  return cudaErrorInvalidValue;");
   out.open("if (exo_tasks > 0)");
   std::string smem = std::to_string(launch->smemBytes);
   if (launch->smemBytes > 48 * 1024)
@@ -282,6 +319,9 @@ LogicalResult HostEmitter::emitLaunch(DeviceFunctionOp deviceFunction) {
            std::to_string(params.blockDim) + ", " +
            std::to_string(params.clusterDim) + ", " + smem +
            ", exo_tasks, &exo_grid));");
+  out.comment("Its task index runs up to exo_tasks + the grid");
+  out.line("if (exo_tasks > INT32_MAX - int64_t(exo_grid))");
+  out.line("  return cudaErrorInvalidValue;");
   std::string args;
   for (Value value : launch->params) {
     std::string arg = state.print(value);

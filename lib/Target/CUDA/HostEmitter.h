@@ -28,6 +28,13 @@ protected:
   LogicalResult emitOp(Operation *op) override;
 
 private:
+  /// Whether a buffer of `extents` provably has at most INT32_MAX elements
+  /// (kernels index it with int): one extent, a constant that fits or a
+  /// size parameter (which the host function bounds).
+  bool fitsInt32(ArrayRef<AffineExpr> extents);
+  /// The element count of a buffer of `extents` as host C++ (saturating).
+  std::string printElementCount(ArrayRef<AffineExpr> extents);
+
   LogicalResult emitAlloc(AllocOp alloc);
   LogicalResult emitTensorMap(WindowOp window);
   LogicalResult emitLaunch(DeviceFunctionOp deviceFunction);

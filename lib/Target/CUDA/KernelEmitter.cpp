@@ -453,16 +453,18 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
   llvm::raw_string_ostream bodyStream(body);
   CodeWriter bodyWriter(bodyStream);
   bodyWriter.setIndent(1);
+  KernelLaunch launch;
   state.importScope = deviceFunction;
   state.imports.clear();
+  state.printedExprs = &launch.controlExprs;
   KernelEmitter emitter(state, bodyWriter, deviceFunction, *params, *syncPlan,
                         *plan);
   LogicalResult result = emitter.emitBody();
   state.importScope = nullptr;
+  state.printedExprs = nullptr;
   if (failed(result))
     return failure();
 
-  KernelLaunch launch;
   launch.name = name.str();
   // Parameters: the proc's, in its order, then values of its host code.
   ValueRange procParams = state.proc.getBody().getArguments();

@@ -32,6 +32,9 @@ struct KernelLaunch {
   int64_t smemBytes = 0;
   /// The cuda_tasks loops, outermost first.
   SmallVector<ForOp> taskLoops;
+  /// Every control expression the kernel evaluates (over the proc's
+  /// space), for the host's 32-bit checks (ControlBounds.h).
+  SmallVector<AffineExpr> controlExprs;
 };
 
 /// Writes the kernel of `deviceFunction` named `name` to `os`.
@@ -59,6 +62,7 @@ public:
 protected:
   LogicalResult emitOp(Operation *op) override;
   FailureOr<std::string> getBarrierAddress(CallOp call) override;
+  bool isDeviceCode() const override { return true; }
 
 private:
   LogicalResult emitPrologue();

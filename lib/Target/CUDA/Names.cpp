@@ -151,9 +151,17 @@ std::string mlir::exogpu::cuda::formatLiteral(TypedAttr value,
     return getCType(elementType) + "(" + literal + ")";
   }
   if (auto i = dyn_cast<IntegerAttr>(value)) {
-    std::string literal = std::to_string(i.getValue().getSExtValue());
-    if (elementType.isInteger(32) && !elementType.isUnsignedInteger())
-      return literal;
+    // The value in the element's width: i8 200 is -56, ui8 -1 is 255.
+    APInt bits = i.getValue().zextOrTrunc(elementType.getIntOrFloatBitWidth());
+    bool isSigned = !elementType.isUnsignedInteger();
+    if (elementType.isInteger(32) && isSigned) {
+      // -2147483648 would be a long: minus applied to 2147483648.
+      if (bits.isMinSignedValue())
+        return "INT32_MIN";
+      return std::to_string(bits.getSExtValue());
+    }
+    std::string literal = isSigned ? std::to_string(bits.getSExtValue())
+                                   : std::to_string(bits.getZExtValue());
     return getCType(elementType) + "(" + literal + ")";
   }
   return "0";

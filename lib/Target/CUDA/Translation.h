@@ -192,6 +192,11 @@ public:
   /// Records a use of `value` for the kernel being emitted.
   void noteUse(Value value);
 
+  /// When set (while a kernel is emitted), every control expression printed
+  /// is appended here, over the space: the host function bounds them
+  /// (ControlBounds.h).
+  SmallVectorImpl<AffineExpr> *printedExprs = nullptr;
+
   /// How often the emitted code named each value (a loop iterator whose
   /// value the code never reads gets no declaration).
   DenseMap<Value, unsigned> useCounts;

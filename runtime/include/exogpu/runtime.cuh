@@ -6,8 +6,8 @@
 // repeated at every use: control arithmetic with floor semantics, mbarrier
 // waits, the wgmma shared-memory descriptor, the 128-byte swizzle of scalar
 // accesses, tensor-map encoding through the driver entry point (so nothing
-// links libcuda), persistent-grid sizing and error propagation. Everything is
-// inline; there is no library to link.
+// links libcuda) with a cache per call site, persistent-grid sizing and error
+// propagation. Everything is inline; there is no library to link.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +15,15 @@
 #define EXOGPU_RUNTIME_CUH
 
 #include <cstdint>
+#include <cstring>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <initializer_list>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 /// Returns the CUDA error of `expr` from the enclosing host function.
@@ -40,14 +44,125 @@ namespace exo {
 // operands, which the translation uses where it can prove them).
 //===----------------------------------------------------------------------===//
 
-__host__ __device__ __forceinline__ int floordiv(int a, int b) {
-  int q = a / b;
+/// Floor division, in the operands' common type (int in kernels, int64_t in
+/// host code).
+template <typename A, typename B>
+__host__ __device__ __forceinline__ auto floordiv(A a, B b) -> decltype(a / b) {
+  const auto q = a / b;
   return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-__host__ __device__ __forceinline__ int floormod(int a, int b) {
-  int r = a % b;
-  return r < 0 ? r + b : r;
+/// The remainder of floordiv, with the sign of the divisor.
+template <typename A, typename B>
+__host__ __device__ __forceinline__ auto floormod(A a, B b) -> decltype(a % b) {
+  const auto r = a % b;
+  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
+}
+
+//===----------------------------------------------------------------------===//
+// Data arithmetic (docs/running.md "Arithmetic", the rules the meaning
+// computes by). Integer operations wrap in the width of their precision, as
+// two's complement: C++ would compute i8, ui8 and ui16 in `int` and make a
+// signed overflow undefined, so each integer operation is one of these
+// functions, computed in an unsigned type of at least 32 bits and converted
+// back (modulo 2^width). Division truncates toward zero and never traps.
+// Conversions at a write round floats to nearest-even, saturate floats to
+// integer range (NaN is 0), and wrap integers.
+//===----------------------------------------------------------------------===//
+
+/// The unsigned type integer data arithmetic of `T` is computed in.
+template <typename T>
+using wrap_unsigned_t =
+    std::conditional_t<(sizeof(T) > 4), unsigned long long, unsigned>;
+
+/// `a + b` modulo 2^width of T.
+template <typename T> __host__ __device__ __forceinline__ T wrap_add(T a, T b) {
+  using U = wrap_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+
+/// `a - b` modulo 2^width of T.
+template <typename T> __host__ __device__ __forceinline__ T wrap_sub(T a, T b) {
+  using U = wrap_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+}
+
+/// `a * b` modulo 2^width of T.
+template <typename T> __host__ __device__ __forceinline__ T wrap_mul(T a, T b) {
+  using U = wrap_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+
+/// `-a` modulo 2^width of T.
+template <typename T> __host__ __device__ __forceinline__ T wrap_neg(T a) {
+  using U = wrap_unsigned_t<T>;
+  return static_cast<T>(U(0) - static_cast<U>(a));
+}
+
+/// `a / b` truncated toward zero; `a / 0` is -1 (all ones, what PTX's div
+/// leaves for unsigned operands) and the signed `MIN / -1` wraps to MIN.
+template <typename T> __host__ __device__ __forceinline__ T int_div(T a, T b) {
+  if (b == 0)
+    return static_cast<T>(-1);
+  if (std::is_signed<T>::value && b == static_cast<T>(-1))
+    return wrap_neg(a);
+  return static_cast<T>(a / b);
+}
+
+/// The value of a data expression of type `From` converted to the precision
+/// `To` of the buffer it is written to.
+template <typename To, typename From>
+__host__ __device__ __forceinline__ To convert(From value) {
+  constexpr bool toInt = std::is_integral<To>::value;
+  constexpr bool fromInt = std::is_integral<From>::value;
+  if constexpr (toInt && fromInt) {
+    return static_cast<To>(value); // modulo 2^width (C++20; what nvcc does)
+  } else if constexpr (toInt) {
+    // Truncation toward zero, saturating; NaN is 0 (PTX cvt.rzi). The range
+    // [lo, hi) of To is exact in f32 (powers of two), as is every 16-bit
+    // float.
+    using U = wrap_unsigned_t<To>;
+    using Wide = std::conditional_t<sizeof(From) == 8, double, float>;
+    constexpr bool isSigned = std::is_signed<To>::value;
+    constexpr U half = U(1) << (8 * sizeof(To) - 1);
+    constexpr Wide lo = isSigned ? -Wide(half) : Wide(0);
+    constexpr Wide hi = isSigned ? Wide(half) : 2 * Wide(half);
+    const Wide x = static_cast<Wide>(value);
+    if (x != x)
+      return To(0);
+    if (x <= lo)
+      return isSigned ? static_cast<To>(half) : To(0);
+    if (x >= hi)
+      return isSigned ? static_cast<To>(half - 1) : static_cast<To>(~U(0));
+    return static_cast<To>(x);
+  } else if constexpr (fromInt) {
+    // f64 and f32 hold every i8, ui8 and ui16 exactly and round an i32 once;
+    // 16-bit floats are rounded from f32 (an i32 above 2^24 rounds twice).
+    if constexpr (sizeof(To) >= 4)
+      return static_cast<To>(value);
+    else
+      return To(static_cast<float>(value));
+  } else if constexpr (sizeof(To) == 2 && sizeof(From) == 2) {
+    return To(static_cast<float>(value)); // f16 <-> bf16 through f32 (exact)
+  } else {
+    return static_cast<To>(value);
+  }
+}
+
+/// exp2 and log2 of 16-bit floats: computed in f32 (which holds the operand
+/// exactly) and rounded once, in host and device code alike (cuda_fp16.h's
+/// hexp2 and hlog2 are device-only approximations).
+__host__ __device__ __forceinline__ __half exp2(__half x) {
+  return __float2half_rn(exp2f(__half2float(x)));
+}
+__host__ __device__ __forceinline__ __half log2(__half x) {
+  return __float2half_rn(log2f(__half2float(x)));
+}
+__host__ __device__ __forceinline__ __nv_bfloat16 exp2(__nv_bfloat16 x) {
+  return __float2bfloat16_rn(exp2f(__bfloat162float(x)));
+}
+__host__ __device__ __forceinline__ __nv_bfloat16 log2(__nv_bfloat16 x) {
+  return __float2bfloat16_rn(log2f(__bfloat162float(x)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,6 +374,28 @@ EXOGPU_DEVICE uint64_t wgmma_desc_sw128(const void *pointer) {
 // Host side
 //===----------------------------------------------------------------------===//
 
+/// Saturating arithmetic on bounds of magnitudes (never negative): the host
+/// function refuses a launch whose kernel could compute a control value
+/// past its 32-bit int (docs/cuda-translation.md "Arithmetic").
+inline int64_t magnitude(int64_t value) {
+  return value < 0 ? (value == INT64_MIN ? INT64_MAX : -value) : value;
+}
+inline int64_t bound_add(int64_t a, int64_t b) {
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+inline int64_t bound_mul(int64_t a, int64_t b) {
+  return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+inline int64_t bound_max(int64_t a, int64_t b) { return a < b ? b : a; }
+inline int64_t bound_dec(int64_t a) { return a > 0 ? a - 1 : 0; }
+/// The element count of a buffer of `extents`, saturating.
+inline int64_t element_count(std::initializer_list<int64_t> extents) {
+  int64_t count = 1;
+  for (int64_t extent : extents)
+    count = bound_mul(count, magnitude(extent));
+  return count;
+}
+
 /// Global memory a host function allocates (CudaGmemLinear allocations at
 /// CPU scope): stream-ordered, freed when the C++ block that holds it ends.
 template <typename T> class DeviceArray {
@@ -309,6 +446,81 @@ inline cudaError_t encode_tensor_map(CUtensorMap *map,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return result == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
+
+/// The tensor maps one call site of a host function encoded last (the
+/// translation declares one `static thread_local` cache per tensor map):
+/// cuTensorMapEncodeTiled is a pure function of its arguments, so a call
+/// with the same tensor (address), shape, strides, box, element type and
+/// swizzle as one of the last `kEntries` reuses that map instead of
+/// calling the driver again (tens of microseconds per map, paid on every
+/// call of a small GEMM otherwise). Least recently encoded entries are
+/// replaced first; each host thread has its own cache.
+class TensorMapCache {
+public:
+  static constexpr int kEntries = 8;
+  /// How a map is encoded on a miss (encode_tensor_map; tests pass another).
+  using Encoder = cudaError_t (*)(CUtensorMap *, CUtensorMapDataType, unsigned,
+                                  const void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *,
+                                  CUtensorMapSwizzle);
+
+  /// Writes the map of these arguments into `map`: the cached one, or one
+  /// that `encoder` encodes (and the cache keeps when it succeeds).
+  cudaError_t encode(CUtensorMap *map, CUtensorMapDataType type, unsigned rank,
+                     const void *address, const cuuint64_t *dims,
+                     const cuuint64_t *byte_strides, const cuuint32_t *box,
+                     CUtensorMapSwizzle swizzle,
+                     Encoder encoder = encode_tensor_map) {
+    if (rank == 0 || rank > 5)
+      return encoder(map, type, rank, address, dims, byte_strides, box,
+                     swizzle);
+    Key key;
+    std::memset(&key, 0, sizeof(key)); // padding too: memcmp compares it
+    key.type = type;
+    key.rank = rank;
+    key.address = address;
+    key.swizzle = swizzle;
+    for (unsigned i = 0; i < rank; ++i) {
+      key.dims[i] = dims[i];
+      key.box[i] = box[i];
+      if (i + 1 < rank)
+        key.strides[i] = byte_strides[i];
+    }
+    for (int i = 0; i < count; ++i)
+      if (std::memcmp(&entries[i].key, &key, sizeof(Key)) == 0) {
+        *map = entries[i].map;
+        return cudaSuccess;
+      }
+    cudaError_t status =
+        encoder(map, type, rank, address, dims, byte_strides, box, swizzle);
+    if (status != cudaSuccess)
+      return status;
+    entries[next].key = key;
+    entries[next].map = *map;
+    next = (next + 1) % kEntries;
+    if (count < kEntries)
+      ++count;
+    return cudaSuccess;
+  }
+
+private:
+  /// Everything the encoding reads.
+  struct Key {
+    CUtensorMapDataType type;
+    unsigned rank;
+    const void *address;
+    cuuint64_t dims[5];
+    cuuint64_t strides[4];
+    cuuint32_t box[5];
+    CUtensorMapSwizzle swizzle;
+  };
+  struct Entry {
+    Key key;
+    CUtensorMap map;
+  };
+  Entry entries[kEntries];
+  int count = 0, next = 0;
+};
 
 /// The number of CTAs of a persistent grid for `kernel`: as many clusters of
 /// `cluster_dim` CTAs as fit on the device at once, at most `tasks` of them.

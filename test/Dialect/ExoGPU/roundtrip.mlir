@@ -148,6 +148,9 @@ exogpu.proc @precisions(%a16: f16[8] @CudaGmemLinear, %abf: bf16[8] @CudaGmemLin
         exogpu.reduce %au8[%t] += (%au8[%t] - 3) * 2 : ui8[8] @CudaGmemLinear
         exogpu.assign %au16[%t] = %au16[%t] / 7 : ui16[8] @CudaGmemLinear
         exogpu.reduce %ai32[%t] += -%ai32[%t] * (%ai32[%t] - -4) : i32[8] @CudaGmemLinear
+        // 2147483648 wraps to INT32_MIN, printed -2147483648: a minus before
+        // an integer is part of the literal, so it reads back as itself.
+        exogpu.assign %ai32[%t] = (%ai32[%t] + 2147483648) / -(-2147483648) - - -3 : i32[8] @CudaGmemLinear
         %r = exogpu.alloc f32 @CudaRmem
         exogpu.assign %r[] = %a32[%t] : f32 @CudaRmem, f32[8] @CudaGmemLinear
         exogpu.reduce %a32[%t] += %r[] : f32[8] @CudaGmemLinear, f32 @CudaRmem
@@ -168,6 +171,7 @@ exogpu.proc @functions(%a16: f16[8] @CudaGmemLinear, %abf: bf16[8] @CudaGmemLine
         exogpu.reduce %abf[%t] += log2(max(%abf[%t], 1.0)) : bf16[8] @CudaGmemLinear
         exogpu.assign %a32[%t] = exp2((%a32[%t] - max(%a32[%t], -1.0e30)) * 0.18033688) - -log2(2.0) : f32[8] @CudaGmemLinear
         exogpu.assign %a64[%t] = max(max(%a64[%t], 1.0), exp2(-%a64[%t])) : f64[8] @CudaGmemLinear
+        exogpu.assign %a64[%t] = -(-%a64[%t]) * -(-2.0) + 1.0e+03 : f64[8] @CudaGmemLinear
         exogpu.assign %au8[%t] = max(%au8[%t] + 1, 7) : ui8[8] @CudaGmemLinear
         exogpu.reduce %ai32[%t] += max(-%ai32[%t], %ai32[%t] * 2) : i32[8] @CudaGmemLinear
       }
@@ -361,6 +365,7 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.reduce %au8[%t] += (%au8[%t] - 3) * 2 : ui8[8] @CudaGmemLinear
 // CHECK: exogpu.assign %au16[%t] = %au16[%t] / 7 : ui16[8] @CudaGmemLinear
 // CHECK: exogpu.reduce %ai32[%t] += -%ai32[%t] * (%ai32[%t] - -4) : i32[8] @CudaGmemLinear
+// CHECK: exogpu.assign %ai32[%t] = (%ai32[%t] + -2147483648) / -(-2147483648) - -(-3) : i32[8] @CudaGmemLinear
 // CHECK: %r = exogpu.alloc f32 @CudaRmem
 // CHECK: exogpu.assign %r[] = %a32[%t] : f32 @CudaRmem, f32[8] @CudaGmemLinear
 // CHECK: exogpu.reduce %a32[%t] += %r[] : f32[8] @CudaGmemLinear, f32 @CudaRmem
@@ -370,6 +375,9 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK: exogpu.reduce %abf[%t] += log2(max(%abf[%t], 1.0)) : bf16[8] @CudaGmemLinear
 // CHECK: exogpu.assign %a32[%t] = exp2((%a32[%t] - max(%a32[%t], -1.0000000150474662e+30)) * 0.1803368777036667) - -log2(2.0) : f32[8] @CudaGmemLinear
 // CHECK: exogpu.assign %a64[%t] = max(max(%a64[%t], 1.0), exp2(-%a64[%t])) : f64[8] @CudaGmemLinear
+// A minus is never glued to its operand's; a literal keeps a '.' before its
+// exponent (MLIR's float syntax).
+// CHECK: exogpu.assign %a64[%t] = -(-%a64[%t]) * -(-2.0) + 1.0e+03 : f64[8] @CudaGmemLinear
 // CHECK: exogpu.assign %au8[%t] = max(%au8[%t] + 1, 7) : ui8[8] @CudaGmemLinear
 // CHECK: exogpu.reduce %ai32[%t] += max(-%ai32[%t], %ai32[%t] * 2) : i32[8] @CudaGmemLinear
 // CHECK-LABEL: exogpu.proc @allocs(

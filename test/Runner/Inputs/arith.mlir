@@ -57,3 +57,40 @@ exogpu.proc @functions(%f: f32[4] @DRAM, %b: bf16[1] @DRAM, %h: f16[1] @DRAM,
   exogpu.assign %s[0] = max(-5, -3) : i8[1] @DRAM
   exogpu.assign %u[0] = max(200, 7) : ui8[1] @DRAM
 }
+
+exogpu.proc @saturation(%f: f32[5] @DRAM, %s: i8[3] @DRAM, %u: ui8[1] @DRAM,
+                        %n: i32[1] @DRAM) {
+  // A float converts to an integer precision truncated toward zero and
+  // saturated at its range; NaN converts to 0 (PTX cvt.rzi).
+  exogpu.assign %f[0] = 300.0 : f32[5] @DRAM
+  exogpu.assign %f[1] = -300.0 : f32[5] @DRAM
+  exogpu.assign %f[2] = 0.0 / 0.0 : f32[5] @DRAM
+  exogpu.assign %f[3] = -1.5 : f32[5] @DRAM
+  exogpu.assign %f[4] = 1.0e10 : f32[5] @DRAM
+  exogpu.assign %s[0] = %f[0] : i8[3] @DRAM, f32[5] @DRAM
+  exogpu.assign %s[1] = %f[1] : i8[3] @DRAM, f32[5] @DRAM
+  exogpu.assign %s[2] = %f[2] : i8[3] @DRAM, f32[5] @DRAM
+  exogpu.assign %u[0] = %f[3] : ui8[1] @DRAM, f32[5] @DRAM
+  exogpu.assign %n[0] = %f[4] : i32[1] @DRAM, f32[5] @DRAM
+}
+
+exogpu.proc @narrow(%a: i8[2] @DRAM, %b: i8[1] @DRAM, %w: ui16[2] @DRAM,
+                    %v: ui16[1] @DRAM) {
+  // Each operation wraps in its own width: (100 + 100) / 2 is -56 / 2 in
+  // i8, (60000 + 60000) / 2 is 54464 / 2 in ui16.
+  exogpu.assign %a[0] = 100 : i8[2] @DRAM
+  exogpu.assign %a[1] = 100 : i8[2] @DRAM
+  exogpu.assign %b[0] = (%a[0] + %a[1]) / 2 : i8[1] @DRAM, i8[2] @DRAM
+  exogpu.assign %w[0] = 60000 : ui16[2] @DRAM
+  exogpu.assign %w[1] = 60000 : ui16[2] @DRAM
+  exogpu.assign %v[0] = (%w[0] + %w[1]) / 2 : ui16[1] @DRAM, ui16[2] @DRAM
+}
+
+exogpu.proc @bf16_rounding(%b: bf16[1] @DRAM, %s: i8[1] @DRAM, %f: f32[1] @DRAM) {
+  // -0.150390625 + 100 is 99.849609375: 100 in bf16 (8 significant bits).
+  // Each operation rounds to bf16, so (b + 100) - 100 is 0 and the sum
+  // converts to the i8 100 (without the rounding: -0.150390625 and 99).
+  exogpu.assign %b[0] = -0.150390625 : bf16[1] @DRAM
+  exogpu.assign %f[0] = %b[0] + 100.0 - 100.0 : f32[1] @DRAM, bf16[1] @DRAM
+  exogpu.assign %s[0] = %b[0] + 100.0 : i8[1] @DRAM, bf16[1] @DRAM
+}

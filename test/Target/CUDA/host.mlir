@@ -19,13 +19,21 @@
 // CHECK-LABEL: extern "C" cudaError_t scale_rows(cudaStream_t stream, int64_t M, int64_t N, bool twice, const float *factors, float *A) {
 // CHECK: if (M < 0 || M > INT32_MAX || N < 0 || N > INT32_MAX)
 // CHECK-NEXT: return cudaErrorInvalidValue;
-// CHECK: if (int64_t(M) * N > INT32_MAX)
+// Every global-memory buffer a kernel indexes with int has at most INT32_MAX
+// elements (a rank-1 one sized by one size is bounded by the size check).
+// CHECK: if (exo::element_count({M, N}) > INT32_MAX)
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // CHECK: // The proc's preconditions (`requires`)
 // CHECK-NEXT: if (!(N % 32 == 0 && M >= 1))
 // CHECK-NEXT: return cudaErrorInvalidValue;
-// CHECK: for (int row = 0; row < M; ++row) {
+// CHECK: for (int64_t row = 0; row < M; ++row) {
 // CHECK: const int64_t exo_tasks = std::max<int64_t>(N / 32, 0);
+// The kernel's control values, bounded from the values the host passes
+// (host-limits.test).
+// CHECK-NEXT: // The kernel computes its control values in int: refuse values that could leave 32 bits
+// CHECK-NEXT: if (row > INT32_MAX ||
+// CHECK-NEXT:     exo::bound_add(exo::bound_mul(exo::bound_dec(N / 32), 32), 31) > INT32_MAX)
+// CHECK-NEXT:   return cudaErrorInvalidValue;
 // CHECK: EXOGPU_TRY(exo::persistent_grid(scale_rows_kernel, 32, 1, 0, exo_tasks, &exo_grid));
 // CHECK: EXOGPU_TRY(exo::launch(scale_rows_kernel, exo_grid, 32, 1, 0, stream, static_cast<int>(N), twice, factors, A, static_cast<int>(row)));
 // CHECK: return cudaSuccess;
@@ -60,11 +68,11 @@ exogpu.instr @memcpy_d2h(%dst: f32[64] @DRAM, %src: f32[64] @CudaGmemLinear {ini
 // CHECK: // host.mlir:{{[0-9]+}}: tmp = alloc f32[N] @DRAM
 // CHECK-NEXT: std::vector<float> tmp_storage(static_cast<size_t>(N));
 // CHECK-NEXT: float *const tmp = tmp_storage.data();
-// CHECK: for (int i = 0; i < N; ++i) {
+// CHECK: for (int64_t i = 0; i < N; ++i) {
 // CHECK: if (i % 2 == 0 || i >= N - 2) {
 // CHECK: tmp[i] = h[i] * 2.0f - 1.5f;
 // CHECK: h[i] += tmp[i];
-// CHECK: for (int j = 0; j < N / 64; ++j) {
+// CHECK: for (int64_t j = 0; j < N / 64; ++j) {
 // CHECK: EXOGPU_TRY(cudaMemcpyAsync(h + j * 64, g + j * 64, 64 * sizeof(float), cudaMemcpyDeviceToHost, stream));
 exogpu.proc @host_loops(%N: size, %h: f32[%N] @DRAM, %g: f32[%N] @CudaGmemLinear)
     requires %N mod 64 == 0 {
@@ -84,7 +92,10 @@ exogpu.proc @host_loops(%N: size, %h: f32[%N] @DRAM, %g: f32[%N] @CudaGmemLinear
 // proc calls propagate errors; a window passed to a proc is a contiguous
 // block of its buffer.
 // CHECK-LABEL: extern "C" cudaError_t staged(cudaStream_t stream, int64_t N, const float *src, float *dst) {
-// CHECK: exo::DeviceArray<float> buf_storage(stream);
+// CHECK: buf = alloc f32[N, 4] @CudaGmemLinear
+// CHECK-NEXT: if (exo::element_count({N, 4}) > INT32_MAX)
+// CHECK-NEXT: return cudaErrorInvalidValue;
+// CHECK-NEXT: exo::DeviceArray<float> buf_storage(stream);
 // CHECK-NEXT: EXOGPU_TRY(buf_storage.allocate(static_cast<size_t>(N) * 4));
 // CHECK-NEXT: float *const buf = buf_storage.get();
 // CHECK: EXOGPU_TRY(scale_rows(stream, N, 4, false, src, buf));

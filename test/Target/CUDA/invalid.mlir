@@ -392,3 +392,23 @@ exogpu.proc @packed_registers(%g: f32[4] @CudaGmemLinear) {
     }
   }
 }
+
+// -----
+
+// A kernel computes its control values in int: a constant one past 32 bits
+// cannot be computed (values from the host are checked by the host function
+// at the call, host-limits.test).
+exogpu.proc @beyond_int(%g: f32[8] @CudaGmemLinear) {
+  // expected-error @below {{CUDA translation: a control value of the kernel can reach 3000000000, past the 32-bit int its kernel computes in}}
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.for %i in seq(0, 3000000000) {
+          exogpu.if %i == 7 {
+            exogpu.assign %g[7] = 1.0 : f32[8] @CudaGmemLinear
+          }
+        }
+      }
+    }
+  }
+}

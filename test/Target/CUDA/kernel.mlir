@@ -138,19 +138,24 @@ exogpu.proc @smem(%out: f32[2, 128] @CudaGmemLinear) {
 }
 
 // Every precision with its C++ type, literals and per-operation rounding
-// (f16 and bf16 through cuda_fp16.h / cuda_bf16.h).
-// CHECK-LABEL: precisions_kernel(__half *__restrict__ h, __nv_bfloat16 *__restrict__ b, double *__restrict__ d, int32_t *__restrict__ i, uint8_t *__restrict__ u, int8_t *__restrict__ s, uint16_t *__restrict__ w) {
-// CHECK: h[t] = h[t] * __half(0.5f) + __half(1.0f);
-// CHECK: b[t] += b[t] * (b[t] - __nv_bfloat16(0.25f));
+// (f16 and bf16 through cuda_fp16.h / cuda_bf16.h; docs/cuda-translation.md
+// "Arithmetic"): a product rounds on its own (`__hmul_rn`, `__dmul_rn`,
+// `__fmul_rn`), so that nvcc does not contract it with an add into an FMA;
+// integer operations wrap in their width (runtime.cuh's exo::wrap_*).
+// CHECK-LABEL: precisions_kernel(__half *__restrict__ h, __nv_bfloat16 *__restrict__ b, double *__restrict__ d, int32_t *__restrict__ i, uint8_t *__restrict__ u, int8_t *__restrict__ s, uint16_t *__restrict__ w, float *__restrict__ f) {
+// CHECK: h[t] = __hmul_rn(h[t], __half(0.5f)) + __half(1.0f);
+// CHECK: b[t] += __hmul_rn(b[t], b[t] - __nv_bfloat16(0.25f));
 // CHECK: d[t] = d[t] / 3.0 - -d[t];
-// CHECK: i[t] = i[t] * 3 + 7;
-// CHECK: u[t] += uint8_t(1);
-// CHECK: s[t] = s[t] - int8_t(2);
-// CHECK: w[t] = w[t] * uint16_t(5);
+// CHECK: i[t] = exo::wrap_add<int32_t>(exo::wrap_mul<int32_t>(i[t], 3), 7);
+// CHECK: u[t] = exo::wrap_add<uint8_t>(u[t], uint8_t(1));
+// CHECK: s[t] = exo::wrap_sub<int8_t>(s[t], int8_t(2));
+// CHECK: w[t] = exo::wrap_mul<uint16_t>(w[t], uint16_t(5));
+// CHECK: f[t] = __fmul_rn(f[t], f[t]) - f[t + 1];
+// CHECK: f[t] += exo::convert<float>(__dmul_rn(__dmul_rn(d[t], d[t]), 2.0));
 exogpu.proc @precisions(%h: f16[32] @CudaGmemLinear, %b: bf16[32] @CudaGmemLinear,
                         %d: f64[32] @CudaGmemLinear, %i: i32[32] @CudaGmemLinear,
                         %u: ui8[32] @CudaGmemLinear, %s: i8[32] @CudaGmemLinear,
-                        %w: ui16[32] @CudaGmemLinear) {
+                        %w: ui16[32] @CudaGmemLinear, %f: f32[64] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, 1) {
       exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
@@ -161,6 +166,8 @@ exogpu.proc @precisions(%h: f16[32] @CudaGmemLinear, %b: bf16[32] @CudaGmemLinea
         exogpu.reduce %u[%t] += 1 : ui8[32] @CudaGmemLinear
         exogpu.assign %s[%t] = %s[%t] - 2 : i8[32] @CudaGmemLinear
         exogpu.assign %w[%t] = %w[%t] * 5 : ui16[32] @CudaGmemLinear
+        exogpu.assign %f[%t] = %f[%t] * %f[%t] - %f[%t + 1] : f32[64] @CudaGmemLinear
+        exogpu.reduce %f[%t] += %d[%t] * %d[%t] * 2.0 : f32[64] @CudaGmemLinear, f64[32] @CudaGmemLinear
       }
     }
   }

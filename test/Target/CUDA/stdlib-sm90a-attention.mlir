@@ -94,7 +94,7 @@ exogpu.proc @softmax_rows_n64(%P: f32[64, 64] @CudaGmemLinear, %L: f32[128, 2] @
 // CHECK-NEXT: { const int exo_t = threadIdx.x % 128; const int exo_row = exo_t / 32 * 16 + exo_t % 32 / 4; _Pragma("unroll") for (int exo_i = 0; exo_i < 64; ++exo_i) if (8 * (exo_i / 4) + 2 * (exo_t % 4) + exo_i % 2 > exo_row + 8 * ((exo_i / 2) % 2) + 0) S[exo_i] = -1e30f; }
 // CHECK: call @Sm90_row_max_d_m64n128_f32(m[:, :], S[:, :])
 // CHECK-NEXT: { float exo_m0 = m[0], exo_m1 = m[1]; _Pragma("unroll") for (int exo_i = 0; exo_i < 64; exo_i += 4) { exo_m0 = fmaxf(exo_m0, fmaxf(S[exo_i], S[exo_i + 1])); exo_m1 = fmaxf(exo_m1, fmaxf(S[exo_i + 2], S[exo_i + 3])); } exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 1)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 1)); exo_m0 = fmaxf(exo_m0, __shfl_xor_sync(0xffffffffu, exo_m0, 2)); exo_m1 = fmaxf(exo_m1, __shfl_xor_sync(0xffffffffu, exo_m1, 2)); m[0] = exo_m0; m[1] = exo_m1; }
-// CHECK: bias[r] = m[r] * c;
+// CHECK: bias[r] = __fmul_rn(m[r], c);
 // CHECK: call @Sm90_exp2_d_m64n128_f32(S[:, :], c[:], bias[:, :])
 // CHECK-NEXT: { _Pragma("unroll") for (int exo_i = 0; exo_i < 64; ++exo_i) { const float exo_x = fmaf(S[exo_i], c, -(exo_i % 4 < 2 ? bias[0] : bias[1])); asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(S[exo_i]) : "f"(exo_x)); } }
 // CHECK: call @Sm90_row_sum_d_m64n128_f32(l[:, :], S[:, :])

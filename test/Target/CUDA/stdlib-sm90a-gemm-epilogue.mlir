@@ -112,7 +112,7 @@ exogpu.proc @epilogue_bf16(%C: bf16[128, 256] @CudaGmemLinear) {
 // CHECK: const cuuint64_t dims[] = {cuuint64_t(64), cuuint64_t(2), cuuint64_t(128)};
 // CHECK-NEXT: const cuuint64_t strides[] = {cuuint64_t(4 * 64), cuuint64_t(4 * 2 * 64)};
 // CHECK-NEXT: const cuuint32_t box[] = {32, 1, 128};
-// CHECK-NEXT: EXOGPU_TRY(exo::encode_tensor_map(&A_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, A, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B));
+// CHECK-NEXT: EXOGPU_TRY(cache.encode(&A_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, A, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B));
 exogpu.proc @tma_load_3d(%A: f32[128, 2, 64] @CudaGmemLinear, %B: f32[256, 2, 64] @CudaGmemLinear, %OA: f32[2, 128, 32] @CudaGmemLinear, %OB: f32[2, 256, 32] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :, :] @Sm90_tensorMap(128, 128, 1, 32) : f32[128, 2, 64] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :, :] @Sm90_tensorMap(128, 256, 1, 32) : f32[256, 2, 64] @CudaGmemLinear
@@ -184,7 +184,7 @@ exogpu.proc @zero_then_reduce(%M: size, %X: f32[64, 32] @CudaGmemLinear, %C: f32
 // CHECK-LABEL: extern "C" cudaError_t zero_then_reduce_bf16(
 // CHECK: // {{.*}} call @cuda_memset_zero_bf16[M, 128](C)
 // CHECK-NEXT: EXOGPU_TRY(cudaMemsetAsync(C, 0, sizeof(__nv_bfloat16) * size_t(M) * size_t(128), stream));
-// CHECK: EXOGPU_TRY(exo::encode_tensor_map(&C_map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+// CHECK: EXOGPU_TRY(cache.encode(&C_map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
 // CHECK: EXOGPU_TRY(exo::launch(zero_then_reduce_bf16_kernel,
 exogpu.proc @zero_then_reduce_bf16(%M: size, %C: bf16[%M, 128] @CudaGmemLinear) requires %M mod 64 == 0 {
   exogpu.call @cuda_memset_zero_bf16[%M, 128](%C) : bf16[?, 128] @CudaGmemLinear

@@ -111,14 +111,8 @@ private:
   FailureOr<std::unique_ptr<ExprNode>> parseUnary() {
     auto node = std::make_unique<ExprNode>();
     node->loc = parser.getCurrentLocation();
-    if (succeeded(parser.parseOptionalMinus())) {
-      auto inner = parseUnary();
-      if (failed(inner))
-        return failure();
-      node->kind = ExprNode::Kind::Neg;
-      node->lhs = std::move(*inner);
-      return node;
-    }
+    if (succeeded(parser.parseOptionalMinus()))
+      return parseNegated(std::move(node));
     if (succeeded(parser.parseOptionalLParen())) {
       auto inner = parseExpr();
       if (failed(inner) || parser.parseRParen())
@@ -155,6 +149,36 @@ private:
       return failure();
     node->kind = ExprNode::Kind::Float;
     node->floatValue = floatValue;
+    return node;
+  }
+
+  /// The operand of a unary minus, after the minus. `-5` is the literal
+  /// minus five, so that every integer constant the printer writes,
+  /// INT32_MIN included, reads back as itself.
+  FailureOr<std::unique_ptr<ExprNode>>
+  parseNegated(std::unique_ptr<ExprNode> node) {
+    FailureOr<std::unique_ptr<ExprNode>> inner = failure();
+    SMLoc innerLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalMinus())) {
+      auto nested = std::make_unique<ExprNode>();
+      nested->loc = innerLoc;
+      inner = parseNegated(std::move(nested));
+    } else {
+      int64_t literal = 0;
+      OptionalParseResult hasLiteral = parser.parseOptionalInteger(literal);
+      if (hasLiteral.has_value()) {
+        if (failed(*hasLiteral))
+          return failure();
+        node->kind = ExprNode::Kind::Int;
+        node->intValue = -literal;
+        return node;
+      }
+      inner = parseUnary();
+    }
+    if (failed(inner))
+      return failure();
+    node->kind = ExprNode::Kind::Neg;
+    node->lhs = std::move(*inner);
     return node;
   }
 
@@ -374,8 +398,10 @@ static std::string formatShortestDouble(double value) {
     if (std::strtod(text.c_str(), nullptr) == value)
       break;
   }
-  if (text.find_first_of(".eEn") == std::string::npos)
-    text += ".0";
+  // An MLIR float literal has a '.' before any exponent: 1e+30 reads back
+  // as 1.0e+30.
+  if (text.find_first_of(".n") == std::string::npos)
+    text.insert(std::min(text.find_first_of("eE"), text.size()), ".0");
   return text;
 }
 
@@ -403,8 +429,20 @@ static void printDataExpr(OpAsmPrinter &p, Value value, DataPrec context) {
     return;
   }
   if (auto neg = dyn_cast_or_null<NegOp>(def)) {
-    p << '-';
+    // Never glued to a minus of its operand: -(-x), -(-2.0).
+    Operation *operand = neg.getOperand().getDefiningOp();
+    bool glued = isa_and_nonnull<NegOp>(operand);
+    if (auto constant = dyn_cast_or_null<ConstantOp>(operand)) {
+      auto value = cast<TypedAttr>(constant.getValue());
+      if (auto f = dyn_cast<FloatAttr>(value))
+        glued = f.getValue().isNegative();
+      else if (auto i = dyn_cast<IntegerAttr>(value))
+        glued = !i.getType().isUnsignedInteger() && i.getValue().isNegative();
+    }
+    p << (glued ? "-(" : "-");
     printDataExpr(p, neg.getOperand(), DataPrec::Unary);
+    if (glued)
+      p << ')';
     return;
   }
   // Functions: their arguments need no parentheses of their own.

@@ -1,8 +1,10 @@
-"""A stand-in for PyTorch in test/Bench/attention.test: the few tensor
-operations bench/attention.py's run stage uses, on numpy arrays in host
-memory (float32 storage whatever the dtype), a fake CUDA device, stream and
-events (each event's time is the number of events recorded before it), so
-the harness's plumbing runs without PyTorch or a GPU."""
+"""A stand-in for PyTorch in test/Bench/attention.test and device-all.test:
+the few tensor operations bench/attention.py's run stage and the GPU
+bundle's float64 references (utils/gpuval/compare.py) use, on numpy arrays
+in host memory (float32 storage whatever the dtype, float64 from numpy), a
+fake CUDA device, stream and events (each event's time is the number of
+events recorded before it), so the harnesses' plumbing runs without PyTorch
+or a GPU."""
 
 import numpy as np
 
@@ -40,7 +42,20 @@ class Tensor:
         return Tensor(self.array - other.array, self.dtype)
 
     def __truediv__(self, other):
-        return Tensor(self.array / other.array, self.dtype)
+        other = other.array if isinstance(other, Tensor) else other
+        return Tensor(self.array / other, self.dtype)
+
+    def cuda(self):
+        return self
+
+    def cpu(self):
+        return self
+
+    def to(self, device):
+        return self
+
+    def numpy(self):
+        return self.array
 
     def __float__(self):
         return float(self.array)
@@ -64,6 +79,15 @@ def manual_seed(seed):
 
 def randn(size, device=None, dtype=float32):
     return Tensor(_rng[0].standard_normal(size).astype(np.float32), dtype)
+
+
+def from_numpy(array):
+    return Tensor(array, str(array.dtype))
+
+
+def ones(*size, device=None, dtype=float32):
+    return Tensor(np.ones(size, np.bool_ if dtype == bool else np.float32),
+                  dtype)
 
 
 def empty(size, device=None, dtype=float32):
