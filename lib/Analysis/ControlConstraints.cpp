@@ -10,6 +10,7 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -17,11 +18,46 @@ using namespace mlir::exogpu;
 using presburger::IntegerPolyhedron;
 using presburger::PresburgerSpace;
 
+uint64_t
+mlir::exogpu::boundMagnitude(AffineExpr expr,
+                             function_ref<uint64_t(unsigned)> dimBound) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue() < 0 ? 0 - static_cast<uint64_t>(c.getValue())
+                            : static_cast<uint64_t>(c.getValue());
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return dimBound(d.getPosition());
+  if (!isa<AffineBinaryOpExpr>(expr))
+    return UINT64_MAX;
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  uint64_t lhs = boundMagnitude(bin.getLHS(), dimBound);
+  uint64_t rhs = boundMagnitude(bin.getRHS(), dimBound);
+  if (expr.getKind() == AffineExprKind::Mul)
+    return llvm::SaturatingMultiply(lhs, rhs);
+  // A floor division or remainder is at most its dividend plus its divisor.
+  return llvm::SaturatingAdd(lhs, rhs);
+}
+
+/// Whether `v` is within the range the queries handle.
+static bool inRange(int64_t v) {
+  return v >= -static_cast<int64_t>(kMaxControlMagnitude) &&
+         v <= static_cast<int64_t>(kMaxControlMagnitude);
+}
+
 LinearForm LinearForm::plus(const LinearForm &other, int64_t scale) const {
   LinearForm result = *this;
-  for (auto [column, coeff] : other.terms)
-    result.terms.push_back({column, coeff * scale});
-  result.constant += other.constant * scale;
+  result.overflow |= other.overflow || !inRange(scale);
+  int64_t product;
+  for (auto [column, coeff] : other.terms) {
+    result.overflow |= llvm::MulOverflow(coeff, scale, product);
+    result.terms.push_back({column, product});
+  }
+  result.overflow |=
+      llvm::MulOverflow(other.constant, scale, product) ||
+      llvm::AddOverflow(result.constant, product, result.constant);
+  result.overflow |=
+      !inRange(result.constant) || llvm::any_of(result.terms, [](auto term) {
+        return !inRange(term.second);
+      });
   return result;
 }
 
@@ -139,6 +175,12 @@ unsigned ControlSet::addLocalColumn() {
 }
 
 void ControlSet::addRow(const Row &row) {
+  // A constraint the queries cannot represent exactly is left out: the set
+  // only grows, and isEmpty no longer claims emptiness.
+  if (row.form.overflow) {
+    imprecise = true;
+    return;
+  }
   for (Conjunction &conj : conjunctions)
     conj.push_back(row);
 }
@@ -146,6 +188,13 @@ void ControlSet::addRow(const Row &row) {
 LinearForm ControlSet::linearize(AffineExpr expr, ValueRange operands,
                                  const InstanceScope &scope) {
   unsigned numDims = operands.size();
+  // Flattening computes in 64 bits: bound its coefficients first.
+  if (boundMagnitude(expr, [](unsigned) { return uint64_t(1); }) >
+      kMaxControlMagnitude) {
+    LinearForm unknown;
+    unknown.overflow = true;
+    return unknown;
+  }
   SmallVector<int64_t> flat;
   FlatLinearConstraints locals;
   // Quasi-affine expressions (the verifier's rule) always flatten.
@@ -198,6 +247,7 @@ void ControlSet::addDisjunction(
       addAlternative(alternative, i);
       // Columns the alternative created exist in every conjunction.
       numColumns = alternative.numColumns;
+      imprecise |= alternative.imprecise;
       columns = alternative.columns;
       columnValues = alternative.columnValues;
       for (Conjunction &c : alternative.conjunctions)
@@ -346,6 +396,8 @@ rowsOf(const ConjunctionT &conj) {
 }
 
 bool ControlSet::isEmpty() const {
+  if (imprecise)
+    return false;
   for (const Conjunction &conj : conjunctions)
     if (!toPolyhedron(numColumns, rowsOf(conj)).isIntegerEmpty())
       return false;
@@ -353,6 +405,8 @@ bool ControlSet::isEmpty() const {
 }
 
 std::string ControlSet::describeSample() const {
+  if (imprecise)
+    return "";
   for (const Conjunction &conj : conjunctions) {
     std::optional<SmallVector<DynamicAPInt, 8>> sample =
         toPolyhedron(numColumns, rowsOf(conj)).findIntegerSample();

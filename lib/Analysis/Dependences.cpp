@@ -204,37 +204,6 @@ std::optional<AccessConflict> mlir::exogpu::findConflict(
   return std::nullopt;
 }
 
-std::optional<BoundsViolation> mlir::exogpu::findOutOfBounds(
-    AccessCollector &collector, ArrayRef<Operation *> stmts,
-    const InstanceScope &scope, function_ref<void(InstanceSet &)> constrain) {
-  SmallVector<BufferAccess> accesses;
-  for (Operation *op : stmts)
-    collector.collect(op, accesses);
-  for (const BufferAccess &access : accesses) {
-    SmallVector<AffineExpr> extents;
-    SmallVector<Value> extentOperands;
-    getRootExtents(access.root, extents, extentOperands);
-    for (unsigned d = 0, e = extents.size(); d < e; ++d) {
-      for (bool above : {false, true}) {
-        InstanceSet instances;
-        instances.addContext(access.stmt, scope);
-        if (constrain)
-          constrain(instances);
-        ControlSet &set = instances.getSet();
-        if (above)
-          set.addLessEqual(set.linearize(extents[d], extentOperands, scope),
-                           set.linearize(access.hi[d], access.operands, scope));
-        else
-          set.addLess(set.linearize(access.lo[d], access.operands, scope),
-                      LinearForm::ofConstant(0));
-        if (!set.isEmpty())
-          return BoundsViolation{access, d, set.describeSample()};
-      }
-    }
-  }
-  return std::nullopt;
-}
-
 bool mlir::exogpu::isConditionInvariant(Operation *op, ConditionAttr condition,
                                         ValueRange operands, bool expectTrue,
                                         std::string *witness) {

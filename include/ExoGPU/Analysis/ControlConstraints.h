@@ -32,10 +32,27 @@
 
 namespace mlir::exogpu {
 
+/// A bound on the magnitude of `expr` and of every subexpression, constants
+/// included, when dimension `d` has magnitude at most `dimBound(d)`
+/// (saturating at UINT64_MAX). With every bound 1 it bounds the
+/// coefficients of the flattened form; with the bound of one dimension and 0
+/// for the others, the constants folding computes when that dimension is
+/// replaced by a constant.
+uint64_t boundMagnitude(AffineExpr expr,
+                        function_ref<uint64_t(unsigned)> dimBound);
+
+/// The largest coefficient or constant a query works with: larger ones (in
+/// a script or a program) make the query give up, conservatively
+/// (ControlSet::isEmpty says no), instead of overflowing 64-bit arithmetic.
+constexpr uint64_t kMaxControlMagnitude = uint64_t(1) << 40;
+
 /// A linear form over columns: sum of coefficient * column, plus a constant.
 struct LinearForm {
   SmallVector<std::pair<unsigned, int64_t>, 4> terms;
   int64_t constant = 0;
+  /// Set when a coefficient or the constant left the range the queries
+  /// handle (kMaxControlMagnitude): the form is unknown.
+  bool overflow = false;
 
   /// `this + scale * other`.
   LinearForm plus(const LinearForm &other, int64_t scale = 1) const;
@@ -118,7 +135,9 @@ public:
   void addCondition(ConditionAttr condition, ValueRange operands,
                     const InstanceScope &scope, bool negated = false);
 
-  /// Whether no integer point satisfies the set.
+  /// Whether no integer point satisfies the set. A set with a constraint
+  /// whose coefficients left the range the queries handle (see
+  /// kMaxControlMagnitude) is never reported empty.
   bool isEmpty() const;
 
   /// An integer point of the set, described as `name = value` for the
@@ -138,6 +157,8 @@ private:
   void addRow(const Row &row);
 
   unsigned numColumns = 0;
+  /// Whether a constraint was left out because its form overflowed.
+  bool imprecise = false;
   DenseMap<std::pair<Value, unsigned>, unsigned> columns;
   /// The (value, copy) of each named column, for describeSample.
   SmallVector<std::pair<Value, unsigned>> columnValues;

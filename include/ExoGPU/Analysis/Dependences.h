@@ -8,13 +8,13 @@
 //  * conflicts between two sets of statement instances in an order a
 //    rewrite reverses (commuting statements, reordering loops, fission,
 //    fusion);
-//  * accesses outside a buffer's extents (staged windows, removed guards);
 //  * conditions and expressions that hold in every instance of a statement;
 //  * dead effects: writes no later statement reads (guard removal, Sec. 8);
 //  * circular-buffer folding: no write to a congruent element between a
 //    write and a read of the same element.
 // Every refusal names the accesses involved, with their locations, and an
-// instance that exhibits the problem.
+// instance that exhibits the problem. Instances that would fail a run-time
+// check of the meaning are found by RuntimeChecks.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,21 +97,6 @@ findConflict(AccessCollector &collector, ArrayRef<Operation *> first,
              function_ref<void(InstanceSet &, const BufferAccess &,
                                const BufferAccess &)>
                  constrain);
-
-/// An access that may leave its buffer's extents, with the offending
-/// instance.
-struct BoundsViolation {
-  BufferAccess access;
-  unsigned dim;
-  std::string witness;
-};
-
-/// Finds an access of `stmts` outside its root buffer's extents, in
-/// instances of scope `scope` satisfying `constrain` (may be null).
-std::optional<BoundsViolation>
-findOutOfBounds(AccessCollector &collector, ArrayRef<Operation *> stmts,
-                const InstanceScope &scope,
-                function_ref<void(InstanceSet &)> constrain = nullptr);
 
 /// Whether `condition` (over `operands`) holds in every instance of `op`
 /// (`expectTrue`), or in none (`!expectTrue`). On failure, `witness`

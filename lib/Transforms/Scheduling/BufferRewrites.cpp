@@ -9,6 +9,7 @@
 #include "ExoGPU/Transforms/Scheduling/BufferRewrites.h"
 #include "ExoGPU/Analysis/Dependences.h"
 #include "ExoGPU/Transforms/Scheduling/BufferUses.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -91,20 +92,24 @@ static ValueExpr extentOf(AllocOp alloc, unsigned dim) {
           SmallVector<Value, 4>(alloc.getCtrl())};
 }
 
-/// Sets the extents of `alloc` (over `operands`) and its result type.
+/// Sets the extents of `alloc` (over `operands`) and its result type (the
+/// callers refuse extents that are not positive constants beforehand).
 static void setAllocExtents(AllocOp alloc, ArrayRef<AffineExpr> extents,
-                            ValueRange operands) {
+                            ValueRange operands, TypeChanges &changes) {
   MLIRContext *ctx = alloc.getContext();
   setControlMaps(alloc, {AffineMap::get(operands.size(), 0, extents, ctx)},
                  operands);
-  SmallVector<int64_t> shape;
-  for (AffineExpr e : alloc.getExtents().getResults()) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    shape.push_back(c ? c.getValue() : ShapedType::kDynamic);
-  }
-  auto type = cast<DataTensorType>(alloc.getType());
-  alloc.getResult().setType(
-      DataTensorType::get(ctx, type.getElementType(), shape, type.getMemory()));
+  (void)updateBufferTypes(alloc, changes);
+}
+
+/// The windows of `buffer`, transitively.
+static void collectWindows(Value buffer, SmallVectorImpl<WindowOp> &windows) {
+  for (Operation *user : buffer.getUsers())
+    if (auto window = dyn_cast<WindowOp>(user);
+        window && window.getSource() == buffer) {
+      windows.push_back(window);
+      collectWindows(window.getResult(), windows);
+    }
 }
 
 /// Computes new coordinates for every use of `alloc` with `transform`, then
@@ -138,15 +143,23 @@ static LogicalResult rewriteDims(
       return failure();
     plans.push_back({use, coords});
   }
+  EditJournal journal;
   for (auto &[use, coords] : plans) {
+    journal.record(use.op);
     rewriter.modifyOpInPlace(use.op, [&] {
       coords.apply(use, alloc.getResult());
       simplifyControl(use.op);
     });
   }
-  rewriter.modifyOpInPlace(
-      alloc, [&] { setAllocExtents(alloc, newExtents, extentOperands); });
-  return success();
+  journal.record(alloc);
+  rewriter.modifyOpInPlace(alloc, [&] {
+    setAllocExtents(alloc, newExtents, extentOperands,
+                    journal.getTypeChanges());
+  });
+  // Windows of the buffer take the types their new coordinates give.
+  return finishTentativeEdit(
+      journal, alloc->getParentOfType<ProcOp>(), alloc.getLoc(),
+      "this rewrite of '" + nameOf(alloc) + "'", refusal);
 }
 
 /// Explains that a coordinate of a windowed access blocks a rewrite.
@@ -179,8 +192,10 @@ FailureOr<AllocOp> mlir::exogpu::liftAlloc(RewriterBase &rewriter,
     cpuAllocated = tensor.getMemory().isCpuAllocated();
   else
     cpuAllocated = false;
+  // Every scope it leaves, checked before anything moves.
+  Operation *outermost = alloc;
   for (unsigned level = 0; level < levels; ++level) {
-    Operation *scope = alloc->getParentOp();
+    Operation *scope = outermost->getParentOp();
     if (isa<ProcOp>(scope)) {
       refusal.at(alloc.getLoc())
           << "lift_alloc: '" << nameOf(alloc) << "' is already at the top of "
@@ -201,7 +216,36 @@ FailureOr<AllocOp> mlir::exogpu::liftAlloc(RewriterBase &rewriter,
           << "' use the iterator of the loop it would leave";
       return failure();
     }
-    rewriter.moveOpBefore(alloc, scope);
+    outermost = scope;
+  }
+  // The allocation now runs in every instance of the outermost scope it
+  // leaves, also where a guard excluded it or a loop ran zero times: its
+  // extents must not be negative there (a run-time check).
+  for (AffineExpr extent : alloc.getExtents().getResults()) {
+    std::string witness;
+    if (!isRelationInvariant(
+            outermost, extent, alloc.getCtrl(), ConditionAtomKind::Ge,
+            getAffineConstantExpr(0, alloc.getContext()), {}, &witness)) {
+      explainNotInvariant(refusal, alloc.getLoc(),
+                          "lift_alloc: the extent '" +
+                              printControlText(extent, alloc.getCtrl()) +
+                              "' of '" + nameOf(alloc) +
+                              "' may be negative where the allocation would "
+                              "now run",
+                          witness);
+      return failure();
+    }
+  }
+  Block *block = alloc->getBlock();
+  Operation *next = alloc->getNextNode();
+  rewriter.moveOpBefore(alloc, outermost);
+  if (failed(verifyOrExplain(alloc->getParentOfType<ProcOp>(), alloc.getLoc(),
+                             "lift_alloc", refusal))) {
+    if (next)
+      rewriter.moveOpBefore(alloc, next);
+    else
+      rewriter.moveOpBefore(alloc, block, block->end());
+    return failure();
   }
   return alloc;
 }
@@ -392,6 +436,12 @@ LogicalResult mlir::exogpu::multDim(RewriterBase &rewriter, AllocOp alloc,
     return failure();
   }
   int64_t factor = c.getValue();
+  if (failed(checkControlMagnitude(
+          llvm::SaturatingMultiply(
+              coefficientMagnitude(alloc.getExtents().getResult(hi)),
+              static_cast<uint64_t>(factor)),
+          alloc.getLoc(), "mult_dim", refusal)))
+    return failure();
   SmallVector<AffineExpr> extents(alloc.getExtents().getResults());
   extents[hi] = extents[hi] * factor;
   extents.erase(extents.begin() + lo);
@@ -566,6 +616,18 @@ LogicalResult mlir::exogpu::resizeDim(RewriterBase &rewriter, AllocOp alloc,
         },
         refusal);
   }
+  // A dynamic extent is checked at run time: it must not be negative.
+  std::string witness;
+  if (!isRelationInvariant(alloc, size.expr, size.operands,
+                           ConditionAtomKind::Ge, getAffineConstantExpr(0, ctx),
+                           {}, &witness)) {
+    explainNotInvariant(refusal, alloc.getLoc(),
+                        "resize_dim: the size '" +
+                            printControlText(size.expr, size.operands) +
+                            "' of '" + nameOf(alloc) + "' may be negative",
+                        witness);
+    return failure();
+  }
   ValueExpr oldExtent = extentOf(alloc, dim);
   return rewriteDims(
       rewriter, alloc, extents, operands,
@@ -643,7 +705,14 @@ LogicalResult mlir::exogpu::reuseBuffer(RewriterBase &rewriter, AllocOp kept,
            "same block";
     return failure();
   }
-  for (Operation *user : kept.getResult().getUsers()) {
+  // Every access of `kept`, directly or through its windows, precedes the
+  // allocation it replaces.
+  SmallVector<WindowOp> windows;
+  collectWindows(kept.getResult(), windows);
+  SmallVector<Operation *> users(kept.getResult().getUsers());
+  for (WindowOp window : windows)
+    llvm::append_range(users, window.getResult().getUsers());
+  for (Operation *user : users) {
     Operation *top = replaced->getBlock()->findAncestorOpInBlock(*user);
     if (top && top->isBeforeInBlock(replaced))
       continue;
@@ -661,16 +730,6 @@ LogicalResult mlir::exogpu::reuseBuffer(RewriterBase &rewriter, AllocOp kept,
 //===----------------------------------------------------------------------===//
 // set_memory, set_precision
 //===----------------------------------------------------------------------===//
-
-/// The windows of `buffer`, transitively.
-static void collectWindows(Value buffer, SmallVectorImpl<WindowOp> &windows) {
-  for (Operation *user : buffer.getUsers())
-    if (auto window = dyn_cast<WindowOp>(user);
-        window && window.getSource() == buffer) {
-      windows.push_back(window);
-      collectWindows(window.getResult(), windows);
-    }
-}
 
 /// Retypes `buffer` and its windows with `retype`, verifies the proc, and
 /// restores the types if it is invalid.
@@ -1021,7 +1080,43 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
           << "'; inline it first";
       return failure();
     }
+    // The staged buffer has no dimension where the window has a point: a
+    // window or argument that spans one cannot be expressed.
+    UseCoords coords = UseCoords::of(use, rank);
+    for (auto [d, c] : llvm::enumerate(window.dims)) {
+      if (c.kind != kPoint || coords.coords[d].kind == kPoint)
+        continue;
+      Diagnostic &diag = refusal.at(loc);
+      diag << "stage_mem: an access spans dimension " << d << " of '"
+           << getBufferName(buffer) << "', which the window fixes to one index";
+      diag.attachNote(use.op->getLoc()) << "this access";
+      return failure();
+    }
     blockUses.push_back(use);
+  }
+  // Accesses through a window taken outside the block would keep going to
+  // the buffer while the block works on the staged copy.
+  for (Operation *stmt : block) {
+    WalkResult walk = stmt->walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        auto window = operand.getDefiningOp<WindowOp>();
+        if (!window || inBlock(window))
+          continue;
+        FailureOr<BufferView> view = getBufferView(operand);
+        if (failed(view) || view->root != buffer)
+          continue;
+        Diagnostic &diag = refusal.at(loc);
+        diag << "stage_mem: the block accesses '" << getBufferName(buffer)
+             << "' through the window '" << getBufferName(operand)
+             << "' taken outside it";
+        diag.attachNote(op->getLoc()) << "this access";
+        diag.attachNote(window.getLoc()) << "the window";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
   }
   // Without a load the store would write back elements the block did not
   // write: only a first statement that overwrites the whole window makes it
@@ -1086,6 +1181,7 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
         });
   }
   // Redirect the block's accesses: drop point dimensions, shift intervals.
+  EditJournal journal;
   for (const BufferUse &use : blockUses) {
     UseCoords coords = UseCoords::of(use, rank);
     UseCoords staged;
@@ -1110,10 +1206,19 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
         coord.hi = coord.hi - lo;
       staged.coords.push_back(coord);
     }
+    journal.record(use.op);
     rewriter.modifyOpInPlace(use.op, [&] {
       staged.apply(use, alloc.getResult());
       simplifyControl(use.op);
     });
+  }
+  if (failed(finishTentativeEdit(journal, alloc->getParentOfType<ProcOp>(), loc,
+                                 "stage_mem", refusal))) {
+    for (Operation *op : {result.store, result.load})
+      if (op)
+        rewriter.eraseOp(op);
+    rewriter.eraseOp(alloc);
+    return failure();
   }
   return result;
 }
@@ -1140,6 +1245,7 @@ LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
   unsigned sourceRank =
       cast<BufferTypeInterface>(window.getSource().getType()).getRank();
   UseCoords outer = UseCoords::of(self, sourceRank);
+  EditJournal journal;
   for (const BufferUse &use : uses) {
     UseCoords inner = UseCoords::of(use, rank);
     UseCoords composed;
@@ -1165,11 +1271,17 @@ LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
       else
         composed.coords.push_back({kInterval, lo + c.lo, lo + c.hi});
     }
+    journal.record(use.op);
     rewriter.modifyOpInPlace(use.op, [&] {
       composed.apply(use, window.getSource());
       simplifyControl(use.op);
     });
   }
+  // A window of the window becomes a window of its source: its type follows
+  // from the composed coordinates.
+  if (failed(finishTentativeEdit(journal, window->getParentOfType<ProcOp>(),
+                                 window.getLoc(), "inline_window", refusal)))
+    return failure();
   rewriter.eraseOp(window);
   return success();
 }

@@ -9,6 +9,7 @@
 #include "ExoGPU/Transforms/Scheduling/LoopRewrites.h"
 #include "ExoGPU/Analysis/Dependences.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -68,6 +69,29 @@ mlir::exogpu::divideLoop(RewriterBase &rewriter, ForOp loop, int64_t factor,
   MLIRContext *ctx = loop.getContext();
   ValueExpr lo = lowerBound(loop);
   ValueExpr count = ValueExpr::add(upperBound(loop), lo, -1);
+  if (failed(checkControlMagnitude(
+          llvm::SaturatingAdd(coefficientMagnitude(count.expr),
+                              static_cast<uint64_t>(factor)),
+          loop.getLoc(), "divide_loop", refusal)))
+    return failure();
+  if (tail == TailStrategy::Cut) {
+    // The tail runs `(hi - lo) mod factor` times: with hi < lo it would run
+    // iterations the loop never ran.
+    std::string witness;
+    if (!isRelationInvariant(loop, lo.expr, lo.operands, ConditionAtomKind::Le,
+                             loop.getUpperBoundExpr(), loop.getCtrl(),
+                             &witness)) {
+      explainNotInvariant(refusal, loop.getLoc(),
+                          "cannot cut the tail of loop '" + iterName(loop) +
+                              "': its upper bound may be below its lower "
+                              "bound, and the tail would run (hi - lo) mod " +
+                              Twine(factor) +
+                              " times where the loop runs none (use tail "
+                              "\"guard\")",
+                          witness);
+      return failure();
+    }
+  }
   if (tail == TailStrategy::Perfect) {
     std::string witness;
     if (!isRelationInvariant(loop, count.expr % factor, count.operands,
@@ -380,6 +404,31 @@ FailureOr<Operation *> mlir::exogpu::fuse(RewriterBase &rewriter,
 // unroll_loop, cut_loop, shift_loop, extend_loop
 //===----------------------------------------------------------------------===//
 
+/// |v| without overflow.
+static uint64_t magnitudeOf(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
+/// Whether substituting any value of magnitude at most `bound` for `value`
+/// in the control expressions at or under `root` folds only constants the
+/// analyses handle (kMaxControlMagnitude, far from the 64-bit limits).
+static bool foldsSafely(Operation *root, Value value, uint64_t bound) {
+  WalkResult walk = root->walk([&](Operation *op) {
+    OperandRange ctrl = getControlOperands(op);
+    for (unsigned d = 0, e = ctrl.size(); d < e; ++d) {
+      if (ctrl[d] != value)
+        continue;
+      auto dimBound = [&](unsigned dim) { return dim == d ? bound : 0; };
+      for (AffineMap map : getControlMaps(op))
+        for (AffineExpr expr : map.getResults())
+          if (boundMagnitude(expr, dimBound) > kMaxControlMagnitude)
+            return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
 FailureOr<SmallVector<Operation *>>
 mlir::exogpu::unrollLoop(RewriterBase &rewriter, ForOp loop, Refusal &refusal) {
   if (failed(checkSeqLoop(loop, "unroll_loop", refusal)))
@@ -391,15 +440,28 @@ mlir::exogpu::unrollLoop(RewriterBase &rewriter, ForOp loop, Refusal &refusal) {
                               << iterName(loop) << "' has none";
     return failure();
   }
-  if (hi.getValue() - lo.getValue() > kMaxUnroll) {
+  // The trip count, without overflowing: `seq(-2^62, 2^62)` has 2^63.
+  int64_t l = lo.getValue(), h = hi.getValue(), trips = 0;
+  if (h > l && (llvm::SubOverflow(h, l, trips) || trips > kMaxUnroll)) {
     refusal.at(loop.getLoc())
         << "unroll_loop expands at most " << kMaxUnroll << " iterations";
     return failure();
   }
-  SmallVector<Operation *> created;
   Block &body = loop.getBody().front();
+  if (!llvm::all_of(body, [&](Operation &op) {
+        return foldsSafely(&op, loop.getIterator(),
+                           std::max(magnitudeOf(l), magnitudeOf(h)));
+      })) {
+    refusal.at(loop.getLoc())
+        << "unroll_loop: substituting the values of '" << iterName(loop)
+        << "' would compute constants beyond the range the analyses handle";
+    return failure();
+  }
+  SmallVector<Operation *> created;
   rewriter.setInsertionPoint(loop);
-  for (int64_t v = lo.getValue(); v < hi.getValue(); ++v) {
+  TypeChanges types;
+  bool typed = true;
+  for (int64_t v = l; v < h; ++v) {
     IRMapping mapping;
     for (Operation &op : body) {
       Operation *copy = rewriter.clone(op, mapping);
@@ -408,7 +470,25 @@ mlir::exogpu::unrollLoop(RewriterBase &rewriter, ForOp loop, Refusal &refusal) {
           {{loop.getIterator(), ValueExpr::constant(v, loop.getContext())}});
       simplifyControl(copy);
       created.push_back(copy);
+      // An extent or window bound that became constant makes a type static.
+      typed = typed && succeeded(updateBufferTypes(copy, types));
     }
+  }
+  auto undo = [&] {
+    for (Operation *copy : llvm::reverse(created))
+      rewriter.eraseOp(copy);
+  };
+  if (!typed) {
+    undo();
+    refusal.at(loop.getLoc())
+        << "unroll_loop would give a buffer a constant extent that is not "
+           "positive";
+    return failure();
+  }
+  if (failed(verifyOrExplain(loop->getParentOfType<ProcOp>(), loop.getLoc(),
+                             "unroll_loop", refusal))) {
+    undo();
+    return failure();
   }
   rewriter.eraseOp(loop);
   return created;
@@ -606,6 +686,18 @@ FailureOr<ForOp> mlir::exogpu::addLoop(RewriterBase &rewriter,
                         witness);
     return failure();
   }
+  // The block moves into the loop's body: what it defines would not be
+  // visible after it.
+  SmallVector<Operation *> after;
+  for (Operation *op = block.back()->getNextNode(); op; op = op->getNextNode())
+    after.push_back(op);
+  if (Operation *user = findUseOfDefinitions(block, after)) {
+    refusal.at(user->getLoc())
+        << "cannot add loop '" << name
+        << "': this statement after the block uses a buffer or window the "
+           "block defines";
+    return failure();
+  }
   bool single = hi.expr == one;
   AccessCollector collector;
   std::optional<AccessConflict> conflict;
@@ -714,6 +806,12 @@ FailureOr<ForOp> mlir::exogpu::multLoops(RewriterBase &rewriter, ForOp outer,
     return failure();
   }
   int64_t factor = c.getValue();
+  if (failed(checkControlMagnitude(
+          llvm::SaturatingMultiply(
+              coefficientMagnitude(outer.getUpperBoundExpr()),
+              static_cast<uint64_t>(factor)),
+          outer.getLoc(), "mult_loops", refusal)))
+    return failure();
   MLIRContext *ctx = outer.getContext();
   rewriter.setInsertionPoint(outer);
   ForOp merged = createLoop(rewriter, outer.getLoc(), name, LoopMode::seq,

@@ -7,6 +7,7 @@
 #include "ExoGPU/Transforms/Scheduling/ProcRewrites.h"
 #include "ExoGPU/Analysis/BufferAccesses.h"
 #include "ExoGPU/Analysis/Dependences.h"
+#include "ExoGPU/Analysis/RuntimeChecks.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
@@ -90,14 +91,43 @@ mlir::exogpu::inlineCall(RewriterBase &rewriter, CallOp call,
     windows.push_back(window);
   }
   SmallVector<Operation *> created;
+  TypeChanges types;
+  bool typed = true;
   for (Operation &op : callee.getBody().front()) {
     Operation *copy = rewriter.clone(op, mapping);
     substituteControlValues(copy, substitutions);
     created.push_back(copy);
+    // An extent over a parameter the call passes a constant for is static.
+    typed = typed && succeeded(updateBufferTypes(copy, types));
   }
-  for (WindowOp window : windows)
-    if (failed(inlineWindow(rewriter, window, refusal)))
+  // Undoes the inlining: the copies, then the argument windows left.
+  auto undo = [&] {
+    for (Operation *copy : llvm::reverse(created))
+      rewriter.eraseOp(copy);
+    for (WindowOp window : llvm::reverse(windows))
+      if (window.getResult().use_empty() && window->getBlock())
+        rewriter.eraseOp(window);
+  };
+  if (!typed) {
+    undo();
+    refusal.at(call.getLoc())
+        << "inline would give a buffer of @" << callee.getSymName()
+        << " a constant extent that is not positive";
+    return failure();
+  }
+  for (auto [i, window] : llvm::enumerate(windows)) {
+    if (failed(inlineWindow(rewriter, window, refusal))) {
+      windows.erase(windows.begin(), windows.begin() + i);
+      undo();
       return failure();
+    }
+  }
+  windows.clear();
+  if (failed(verifyOrExplain(call->getParentOfType<ProcOp>(), call.getLoc(),
+                             "inline", refusal))) {
+    undo();
+    return failure();
+  }
   rewriter.eraseOp(call);
   return created;
 }
@@ -129,6 +159,17 @@ mlir::exogpu::extractSubproc(RewriterBase &rewriter,
       def = cast<BlockArgument>(v).getOwner()->getParentOp();
     return inBlock(def);
   };
+  // The block moves into the new proc: what it defines would not be visible
+  // after it.
+  SmallVector<Operation *> after;
+  for (Operation *op = block.back()->getNextNode(); op; op = op->getNextNode())
+    after.push_back(op);
+  if (Operation *user = findUseOfDefinitions(block, after)) {
+    refusal.at(user->getLoc())
+        << "extract_subproc: this statement after the block uses a buffer or "
+           "window the block defines";
+    return failure();
+  }
   // The values the block uses from outside, control values first; buffers
   // bring the control values of their extents.
   SmallVector<Value> control, data;
@@ -753,6 +794,17 @@ mlir::exogpu::replaceWithInstr(RewriterBase &rewriter,
   simplifyControl(call);
   if (failed(verifyOrExplain(call->getParentOfType<ProcOp>(), first->getLoc(),
                              "replace", refusal))) {
+    rewriter.eraseOp(call);
+    return failure();
+  }
+  // The arguments are windows the block did not take: each must lie within
+  // its buffer, and the body, run on them, within its parameters.
+  if (std::optional<RuntimeFailure> broken =
+          findRuntimeFailure({call}, InstanceScope())) {
+    Diagnostic &diag = refusal.at(first->getLoc());
+    diag << "replace: the call of @" << instr.getSymName()
+         << " would fail a run-time check";
+    attachRuntimeFailureNotes(diag, *broken);
     rewriter.eraseOp(call);
     return failure();
   }

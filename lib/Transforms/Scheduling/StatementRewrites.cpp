@@ -6,6 +6,7 @@
 
 #include "ExoGPU/Transforms/Scheduling/StatementRewrites.h"
 #include "ExoGPU/Analysis/Dependences.h"
+#include "ExoGPU/Analysis/RuntimeChecks.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "ExoGPU/Transforms/Scheduling/RewriteSupport.h"
 #include "mlir/IR/IRMapping.h"
@@ -209,8 +210,13 @@ LogicalResult mlir::exogpu::rewriteExpr(RewriterBase &rewriter, Operation *op,
     newMaps.push_back(
         AffineMap::get(operands.size(), 0, results, op->getContext()));
   }
+  // An allocation extent or a window coordinate that becomes constant makes
+  // the buffer's type static.
+  EditJournal journal;
+  journal.record(op);
   rewriter.modifyOpInPlace(op, [&] { setControlMaps(op, newMaps, operands); });
-  return success();
+  return finishTentativeEdit(journal, op->getParentOfType<ProcOp>(),
+                             op->getLoc(), "rewrite_expr", refusal);
 }
 
 //===----------------------------------------------------------------------===//
@@ -369,18 +375,15 @@ mlir::exogpu::removeIf(RewriterBase &rewriter, IfOp guard, bool unsafe,
                               /*negated=*/true);
   };
   SmallVector<Operation *> body = bodyOf(guard);
-  AccessCollector collector;
-  if (std::optional<BoundsViolation> violation =
-          findOutOfBounds(collector, body, extra, addExcluded)) {
+  if (std::optional<RuntimeFailure> broken =
+          findRuntimeFailure(body, extra, addExcluded)) {
     Diagnostic &diag = refusal.at(guard.getLoc());
-    diag << "cannot remove this guard: in an excluded instance the body "
-            "accesses '"
-         << getBufferName(violation->access.root) << "' out of bounds";
-    diag.attachNote(violation->access.loc)
-        << "this access, dimension " << violation->dim << " (for example at "
-        << violation->witness << ")";
+    diag << "cannot remove this guard: an excluded instance of its body would "
+            "fail a run-time check";
+    attachRuntimeFailureNotes(diag, *broken);
     return failure();
   }
+  AccessCollector collector;
   // Writes in excluded instances must be dead: not to parameters, and no
   // later read of the element.
   SmallVector<BufferAccess> accesses;

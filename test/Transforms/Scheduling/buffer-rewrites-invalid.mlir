@@ -683,3 +683,111 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// lift_alloc checks the extents where the allocation would now run: out of
+// `if N > 3`, f32[N - 3] is negative at N = 1 (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @lift_negative_extent(%N: size, %y: f32[4] @DRAM) {
+    exogpu.if %N > 3 {
+      // expected-error @below {{lift_alloc: the extent 'N - 3' of 't' may be negative where the allocation would now run (for example at N = 2)}}
+      %t = exogpu.alloc f32[%N - 3] @DRAM
+      exogpu.assign %t[0] = 1.0 : f32[?] @DRAM
+      exogpu.assign %y[0] = %t[0] : f32[4] @DRAM, f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.lift_alloc %a : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// resize_dim checks that the new size is not negative (a run-time check of
+// the meaning): N - 3 at N = 1 (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @resize_negative(%N: size, %y: f32[4] @DRAM) {
+    // expected-error @below {{resize_dim: the size 'N - 3' of 't' may be negative (for example at N = 2)}}
+    %t = exogpu.alloc f32[%N] @DRAM
+    exogpu.for %i in seq(3, %N) {
+      exogpu.assign %t[%i] = 1.0 : f32[?] @DRAM
+    }
+    exogpu.assign %y[1] = 2.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.resize_dim %a dim 0 size "N - 3" offset "3" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reuse_buffer follows the accesses through windows: %w reads k after r's
+// allocation, so r cannot take k's place (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @reuse_through_window(%x: f32[4] @DRAM, %y: f32[4] @DRAM) {
+    %k = exogpu.alloc f32[4] @DRAM
+    exogpu.assign %k[0] = 2.0 : f32[4] @DRAM
+    %w = exogpu.window %k[0:4] : f32[4] @DRAM
+    // expected-error @below {{cannot reuse 'k' for 'r': it is still used after this allocation}}
+    %r = exogpu.alloc f32[4] @DRAM
+    exogpu.assign %r[0] = %x[0] : f32[4] @DRAM, f32[4] @DRAM
+    // expected-note @below {{this use}}
+    exogpu.assign %y[0] = %w[0] : f32[4] @DRAM, window f32[4] @DRAM
+    exogpu.assign %y[1] = %r[0] : f32[4] @DRAM, f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.exogpu.match kind "alloc" nth 0 in %root : (!transform.any_op) -> !transform.any_op
+    %r = transform.exogpu.match kind "alloc" nth 1 in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.reuse_buffer %k for %r : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem refuses a block that reaches the buffer through a window taken
+// outside it: those accesses would bypass the staged copy, and the store
+// would write the stale copy back (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @stage_outer_window(%M: size, %N: size, %A: f32[%M, %N] @DRAM, %b: f32[%N] @DRAM) {
+    exogpu.for %i in seq(0, %M) {
+      // expected-note @below {{the window}}
+      %row = exogpu.window %A[%i, 0:%N] : f32[?, ?] @DRAM
+      // expected-error @below {{stage_mem: the block accesses 'A' through the window 'row' taken outside it}}
+      exogpu.for %j in seq(0, %N) {
+        // expected-note @below {{this access}}
+        exogpu.reduce %row[%j] += %b[%j] : window f32[?] @DRAM, f32[?] @DRAM
+      }
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %j = transform.exogpu.match iter "j" in %root : (!transform.any_op) -> !transform.any_op
+    %a, %l, %s = transform.exogpu.stage_mem %j window "A[i, 0 : N]" into "t" memory "DRAM" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem refuses an argument window that spans a dimension the staged
+// window fixes to one index: the staged buffer has no such dimension.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @h(%a: f32[1] @DRAM) {
+    exogpu.reduce %a[0] += 1.0 : f32[1] @DRAM
+  }
+  exogpu.proc @stage_point_spanned(%x: f32[4] @DRAM) {
+    // expected-error @below {{stage_mem: an access spans dimension 0 of 'x', which the window fixes to one index}}
+    // expected-note @below {{this access}}
+    exogpu.call @h(%x[2:3]) : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.exogpu.match kind "call" in %root : (!transform.any_op) -> !transform.any_op
+    %a, %l, %s = transform.exogpu.stage_mem %c window "x[2]" into "t" memory "DRAM" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -638,3 +638,114 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// divide_loop with a cut tail refuses a loop that may run zero times: with
+// hi < lo the tail would still run (hi - lo) mod 4 iterations (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @divide_cut_empty(%N: size, %x: f32[%N] @DRAM, %y: f32[1] @DRAM) {
+    // expected-error @below {{cannot cut the tail of loop 'i': its upper bound may be below its lower bound, and the tail would run (hi - lo) mod 4 times where the loop runs none (use tail "guard") (for example at N = 1)}}
+    exogpu.for %i in seq(2, %N) {
+      exogpu.reduce %y[0] += %x[0] : f32[1] @DRAM, f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %o, %n, %t = transform.exogpu.divide_loop %i by 4 into "io", "ii" tail "cut" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll_loop computes the trip count without overflow: 2^63 iterations are
+// refused, not attempted (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @unroll_huge(%y: f32[4] @DRAM) {
+    // expected-error @below {{unroll_loop expands at most 1024 iterations}}
+    exogpu.for %i in seq(-4611686018427387904, 4611686018427387904) {
+      exogpu.assign %y[0] = 0.0 : f32[4] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %u = transform.exogpu.unroll_loop %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll_loop refuses to fold constants beyond the range the analyses
+// handle (2^40): i * 2^40 at i = 3.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @unroll_large_constants(%y: f32[4] @DRAM) {
+    // expected-error @below {{unroll_loop: substituting the values of 'i' would compute constants beyond the range the analyses handle}}
+    exogpu.for %i in seq(0, 4) {
+      exogpu.if %i * 1099511627776 > 2 {
+        exogpu.assign %y[0] = 0.0 : f32[4] @DRAM
+      }
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %u = transform.exogpu.unroll_loop %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll_loop refuses what it cannot write: the copy for i = 0 would
+// allocate f32[0] (the meaning allows a dynamic extent of 0, no buffer type
+// a static one).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @unroll_zero_extent(%y: f32[4] @DRAM) {
+    // expected-error @below {{unroll_loop would give a buffer a constant extent that is not positive}}
+    exogpu.for %i in seq(0, 2) {
+      %t = exogpu.alloc f32[%i] @DRAM
+      exogpu.assign %y[%i] = 0.0 : f32[4] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %u = transform.exogpu.unroll_loop %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// add_loop refuses a block whose allocation is used after it: inside the new
+// loop it would no longer be visible there (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @add_loop_alloc_used_after(%y: f32[4] @DRAM) {
+    %t = exogpu.alloc f32[4] @DRAM
+    // expected-error @below {{cannot add loop 'r': this statement after the block uses a buffer or window the block defines}}
+    exogpu.assign %t[0] = 1.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.exogpu.add_loop %a "r" to "2" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// divide_loop refuses a factor beyond 2^40: the legality checks would give
+// up and the rewrite would fold constants near the 64-bit limits.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @divide_huge_factor(%N: size, %x: f32[%N] @DRAM) {
+    // expected-error @below {{divide_loop would build constants beyond 2^40, the range the legality checks handle}}
+    exogpu.for %i in seq(0, %N) {
+      exogpu.assign %x[%i] = 1.0 : f32[?] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %o, %n, %t = transform.exogpu.divide_loop %i by 2199023255552 into "io", "ii" tail "guard" : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -388,3 +388,113 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// replace checks the windows it passes: @fill8 takes f32[8], and y has 4
+// elements (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.instr @fill8(%dst: f32[8] @DRAM) target = cpu, unit = standalone_thread, cuda = "" {
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %dst[%i] = 0.0 : f32[8] @DRAM
+    }
+  }
+  exogpu.proc @replace_window_too_long(%y: f32[4] @DRAM) {
+    // expected-error @below {{replace: the call of @fill8 would fail a run-time check}}
+    // expected-note @below {{data argument 0 (dimension 0 of 'y'): interval [0, 8) is not within [0, 4]}}
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %y[%i] = 0.0 : f32[4] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.exogpu.replace %l with @fill8 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// replace checks the windows that given arguments determine: ld = 8 passes
+// x[2:10] of an 8-element x (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.instr @zero4_ld(%ld: size, %dst: f32[%ld] @DRAM) target = cpu, unit = standalone_thread, cuda = "" {
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %dst[%i] = 0.0 : f32[?] @DRAM
+    }
+  }
+  exogpu.proc @replace_given_too_long(%x: f32[8] @DRAM) {
+    // expected-error @below {{replace: the call of @zero4_ld would fail a run-time check}}
+    // expected-note @below {{data argument 0 (dimension 0 of 'x'): interval [2, 10) is not within [0, 8]}}
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %x[%i + 2] = 0.0 : f32[8] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.exogpu.replace %l with @zero4_ld args {ld = "8"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// replace checks the instruction body on the windows it passes: with ld = 2
+// the body's dst[2], dst[3] leave x[2:4].
+module attributes {transform.with_named_sequence} {
+  exogpu.instr @zero4_ld(%ld: size, %dst: f32[%ld] @DRAM) target = cpu, unit = standalone_thread, cuda = "" {
+    exogpu.for %i in seq(0, 4) {
+      // expected-note @below {{index (dimension 0 of 'dst') is not within [0, ld) (for example at ld = 2, i = 3)}}
+      exogpu.assign %dst[%i] = 0.0 : f32[?] @DRAM
+    }
+  }
+  exogpu.proc @replace_given_too_short(%x: f32[8] @DRAM) {
+    // expected-error @below {{replace: the call of @zero4_ld would fail a run-time check}}
+    // expected-note @below {{reached through this call}}
+    exogpu.for %i in seq(0, 4) {
+      exogpu.assign %x[%i + 2] = 0.0 : f32[8] @DRAM
+    }
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.exogpu.match iter "i" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.exogpu.replace %l with @zero4_ld args {ld = "2"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// extract_subproc refuses a block whose allocation is used after it (issue
+// 36: the call left a read with a null operand).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @extract_alloc_used_after(%y: f32[4] @DRAM) {
+    %t = exogpu.alloc f32[4] @DRAM
+    // expected-error @below {{extract_subproc: this statement after the block uses a buffer or window the block defines}}
+    exogpu.assign %t[0] = 1.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    %p, %c = transform.exogpu.extract_subproc %a "sub" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// inline refuses a call that would give the callee's allocation a static
+// extent of 0: f32[n - 4] with n = 4.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @k(%n: size, %x: f32[4] @DRAM) {
+    %t = exogpu.alloc f32[%n - 4] @DRAM
+    exogpu.assign %x[0] = 1.0 : f32[4] @DRAM
+  }
+  exogpu.proc @inline_zero_extent(%y: f32[4] @DRAM) {
+    // expected-error @below {{inline would give a buffer of @k a constant extent that is not positive}}
+    exogpu.call @k[4](%y) : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.exogpu.match kind "call" in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.exogpu.inline %c : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

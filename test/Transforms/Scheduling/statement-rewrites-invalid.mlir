@@ -277,9 +277,9 @@ module attributes {transform.with_named_sequence} {
   exogpu.proc @remove_if_bounds(%N: size, %x: f32[%N] @DRAM, %y: f32[%N] @DRAM) {
     %t = exogpu.alloc f32[%N] @DRAM
     exogpu.for %i in seq(0, %N + 2) {
-      // expected-error @below {{cannot remove this guard: in an excluded instance the body accesses 't' out of bounds}}
+      // expected-error @below {{cannot remove this guard: an excluded instance of its body would fail a run-time check}}
       exogpu.if %i < %N {
-        // expected-note-re @below {{this access, dimension 0 (for example at {{.*}})}}
+        // expected-note-re @below {{index (dimension 0 of 't') is not within [0, N) (for example at {{.*}})}}
         exogpu.assign %t[%i] = 1.0 : f32[?] @DRAM
       }
     }
@@ -333,6 +333,117 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %s = transform.exogpu.match kind "if" in %root : (!transform.any_op) -> !transform.any_op
     %r = transform.exogpu.remove_if %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// remove_if checks the precondition of a proc called in the instances it
+// makes run (issue 36): @f needs n < 3, the guard gave it N < 3.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @f(%n: size, %x: f32[4] @DRAM) requires %n < 3 {
+    exogpu.assign %x[0] = 1.0 : f32[4] @DRAM
+  }
+  exogpu.proc @remove_if_precondition(%N: size, %y: f32[4] @DRAM) {
+    %t = exogpu.alloc f32[4] @DRAM
+    // expected-error @below {{cannot remove this guard: an excluded instance of its body would fail a run-time check}}
+    exogpu.if %N < 3 {
+      // expected-note @below {{the precondition of @f does not hold (for example at N = 3, n = 3)}}
+      exogpu.call @f[%N](%t) : f32[4] @DRAM
+    }
+    exogpu.assign %y[0] = 2.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.exogpu.match kind "if" in %root : (!transform.any_op) -> !transform.any_op
+    %r = transform.exogpu.remove_if %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// remove_if checks accesses against the window they go through, not only
+// against its buffer: w[4] and w[5] lie in t but not in w (issue 36).
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @remove_if_window(%y: f32[4] @DRAM) {
+    %t = exogpu.alloc f32[8] @DRAM
+    %w = exogpu.window %t[0:4] : f32[8] @DRAM
+    exogpu.for %i in seq(0, 6) {
+      // expected-error @below {{cannot remove this guard: an excluded instance of its body would fail a run-time check}}
+      exogpu.if %i < 4 {
+        // expected-note @below {{index (dimension 0 of 'w') is not within [0, 4) (for example at i = 5)}}
+        exogpu.assign %w[%i] = 1.0 : window f32[4] @DRAM
+      }
+    }
+    exogpu.assign %y[0] = 2.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.exogpu.match kind "if" in %root : (!transform.any_op) -> !transform.any_op
+    %r = transform.exogpu.remove_if %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// remove_if checks the extents of allocations the excluded instances run:
+// f32[N - 3] is negative at N = 1.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @remove_if_extent(%N: size, %y: f32[4] @DRAM) {
+    // expected-error @below {{cannot remove this guard: an excluded instance of its body would fail a run-time check}}
+    exogpu.if %N > 3 {
+      // expected-note @below {{extent 0 of the allocation is negative (for example at N = 2)}}
+      %t = exogpu.alloc f32[%N - 3] @DRAM
+      exogpu.assign %t[0] = 1.0 : f32[?] @DRAM
+    }
+    exogpu.assign %y[0] = 2.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.exogpu.match kind "if" in %root : (!transform.any_op) -> !transform.any_op
+    %r = transform.exogpu.remove_if %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// remove_if checks the body of a called proc with its parameters bound to
+// the arguments: @g writes x[n], out of bounds once n reaches 4.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @g(%n: size, %x: f32[4] @DRAM) {
+    // expected-note @below {{index (dimension 0 of 'x') is not within [0, 4) (for example at N = 4, n = 4)}}
+    exogpu.assign %x[%n] = 1.0 : f32[4] @DRAM
+  }
+  exogpu.proc @remove_if_callee(%N: size, %y: f32[4] @DRAM) {
+    %t = exogpu.alloc f32[4] @DRAM
+    // expected-error @below {{cannot remove this guard: an excluded instance of its body would fail a run-time check}}
+    exogpu.if %N < 4 {
+      // expected-note @below {{reached through this call}}
+      exogpu.call @g[%N](%t) : f32[4] @DRAM
+    }
+    exogpu.assign %y[0] = 2.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.exogpu.match kind "if" in %root : (!transform.any_op) -> !transform.any_op
+    %r = transform.exogpu.remove_if %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// rewrite_expr refuses an equal expression that would give a buffer an
+// extent of 0 (no buffer type has one): N - 4 is 0 under the precondition.
+module attributes {transform.with_named_sequence} {
+  exogpu.proc @rewrite_extent_zero(%N: size, %y: f32[4] @DRAM) requires %N == 4 {
+    // expected-error @below {{rewrite_expr would give a buffer a constant extent that is not positive}}
+    %t = exogpu.alloc f32[%N - 4] @DRAM
+    exogpu.assign %y[0] = 2.0 : f32[4] @DRAM
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.exogpu.match kind "alloc" in %root : (!transform.any_op) -> !transform.any_op
+    transform.exogpu.rewrite_expr %a at 0 to "0" : !transform.any_op
     transform.yield
   }
 }

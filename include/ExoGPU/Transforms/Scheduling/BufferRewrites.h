@@ -21,9 +21,11 @@
 namespace mlir::exogpu {
 
 /// Moves an allocation out of `levels` enclosing loops or guards. Legal when
-/// its extents do not use the iterators of the loops it leaves and it does
-/// not leave the scope its memory is allocated in (Exo: allocations are
-/// uninitialized, so one buffer serves every iteration).
+/// its extents do not use the iterators of the loops it leaves, are not
+/// negative in any instance of the outermost scope it leaves (where it now
+/// runs), and it does not leave the scope its memory is allocated in (Exo:
+/// allocations are uninitialized, so one buffer serves every iteration).
+/// Every level is checked before anything moves.
 FailureOr<AllocOp> liftAlloc(RewriterBase &rewriter, AllocOp alloc,
                              unsigned levels, Refusal &refusal);
 
@@ -56,7 +58,8 @@ LogicalResult rearrangeDim(RewriterBase &rewriter, AllocOp alloc,
                            ArrayRef<int64_t> perm, Refusal &refusal);
 
 /// Resizes dimension `dim` to `size`: accesses `i` -> `i - offset`, legal
-/// when every access lies in `[offset, offset + size)`. With `fold`
+/// when `size` is not negative and every access lies in `[offset, offset +
+/// size)`. With `fold`
 /// (circular buffer; `offset` unused), accesses `i` -> `i mod size`, legal
 /// when no write of an element congruent modulo `size` falls between a
 /// write of an element and a later read of it.
@@ -69,8 +72,8 @@ LogicalResult deleteBuffer(RewriterBase &rewriter, AllocOp alloc,
                            Refusal &refusal);
 
 /// Replaces the allocation `replaced` by the earlier allocation `kept` of
-/// the same type in the same block, legal when every use of `kept` precedes
-/// `replaced` (so `kept` is dead there).
+/// the same type in the same block, legal when every use of `kept`, direct
+/// or through its windows, precedes `replaced` (so `kept` is dead there).
 LogicalResult reuseBuffer(RewriterBase &rewriter, AllocOp kept,
                           AllocOp replaced, Refusal &refusal);
 
@@ -102,7 +105,10 @@ struct StagedWindow {
 /// redirects the block's accesses, and copies it back after (if the block
 /// writes it). With `accum`, the block must only reduce into the window: the
 /// staging buffer starts at zero and is added back. Legal when the window
-/// lies within the buffer and contains every access of the block.
+/// lies within the buffer and contains every access of the block, every
+/// access is a direct use of the buffer (no window of it, taken inside or
+/// outside the block) and no window or argument spans a dimension the window
+/// fixes to a point.
 FailureOr<StagedWindow> stageMem(RewriterBase &rewriter,
                                  ArrayRef<Operation *> block,
                                  const ParsedAccess &window, StringRef name,

@@ -36,8 +36,9 @@ struct DividedLoop {
 
 /// `for i in seq(lo, hi): s` -> `for io: for ii in seq(0, factor):
 /// s[i -> lo + factor * io + ii]`, `factor` positive (the transform op's
-/// attribute constraint). Always legal; Perfect needs a proof that `factor`
-/// divides `hi - lo`.
+/// attribute constraint, at most 2^40). Guard is always legal; Perfect needs
+/// a proof that `factor` divides `hi - lo`, Cut one that `lo <= hi` (its tail
+/// runs `(hi - lo) mod factor` iterations, never negative).
 FailureOr<DividedLoop> divideLoop(RewriterBase &rewriter, ForOp loop,
                                   int64_t factor, StringRef outerName,
                                   StringRef innerName, TailStrategy tail,
@@ -67,8 +68,10 @@ FailureOr<std::pair<Operation *, Operation *>> fission(RewriterBase &rewriter,
 FailureOr<Operation *> fuse(RewriterBase &rewriter, Operation *first,
                             Operation *second, Refusal &refusal);
 
-/// Replaces a loop with constant bounds by one copy of its body per
-/// iteration. Returns the new statements.
+/// Replaces a loop with constant bounds (at most 1024 iterations) by one copy
+/// of its body per iteration, refusing when the copies would fold constants
+/// beyond 2^40 or not verify (a constant extent below 1). Returns the new
+/// statements.
 FailureOr<SmallVector<Operation *>> unrollLoop(RewriterBase &rewriter,
                                                ForOp loop, Refusal &refusal);
 
@@ -89,8 +92,9 @@ FailureOr<SmallVector<Operation *>> removeLoop(RewriterBase &rewriter,
                                                ForOp loop, Refusal &refusal);
 
 /// `s` -> `for name in seq(0, hi): s` (or `if name == 0: s` inside with
-/// `guard`), legal when the loop runs at least once and `s` is idempotent
-/// (with `guard`, or when `hi` is 1, it only needs to run once).
+/// `guard`), legal when the loop runs at least once, nothing after `s` uses
+/// what `s` defines, and `s` is idempotent (with `guard`, or when `hi` is 1,
+/// it only needs to run once).
 FailureOr<ForOp> addLoop(RewriterBase &rewriter, ArrayRef<Operation *> block,
                          StringRef name, const ValueExpr &hi, bool guard,
                          Refusal &refusal);

@@ -24,14 +24,15 @@ namespace mlir::exogpu {
 constexpr StringLiteral kEquivalentToAttrName = "exogpu.equivalent_to";
 
 /// Inlines a call of a proc: its body with the parameters replaced by the
-/// arguments (windows composed). Always legal. Returns the new statements.
+/// arguments (windows composed); extents that become constant make static
+/// types (refused when one is below 1). Returns the new statements.
 FailureOr<SmallVector<Operation *>> inlineCall(RewriterBase &rewriter,
                                                CallOp call, Refusal &refusal);
 
 /// Moves the consecutive CPU-scope statements `block` into a new proc
 /// `name` (parameters: the control values and buffers they use, with the
-/// preconditions that only involve those) and calls it. Returns the proc and
-/// the call.
+/// preconditions that only involve those) and calls it; nothing after the
+/// block may use what it defines. Returns the proc and the call.
 FailureOr<std::pair<ProcOp, CallOp>> extractSubproc(RewriterBase &rewriter,
                                                     ArrayRef<Operation *> block,
                                                     StringRef name,
@@ -52,7 +53,9 @@ LogicalResult callEqv(RewriterBase &rewriter, CallOp call, ProcOp other,
 /// by expressions, data parameters by windows of the block's buffers.
 /// `given` supplies control arguments the body does not determine (by
 /// parameter name, as expressions parsed at the block); `barrier` is the
-/// trailing `>> barrier` of instructions that complete on one.
+/// trailing `>> barrier` of instructions that complete on one. The call must
+/// pass no run-time check of the meaning: its windows lie within their
+/// buffers, and the body, run on them, within its parameters.
 FailureOr<CallOp>
 replaceWithInstr(RewriterBase &rewriter, ArrayRef<Operation *> block,
                  InstrOp instr, ArrayRef<std::pair<StringRef, ValueExpr>> given,

@@ -68,9 +68,10 @@ FailureOr<SmallVector<Operation *>>
 eliminateDeadCode(RewriterBase &rewriter, Operation *op, Refusal &refusal);
 
 /// `if c: s` -> `s`. Checked: legal when, in the instances the guard
-/// excluded, `s` stays within the extents of the buffers it accesses and
-/// writes only elements of allocations that nothing reads afterwards
-/// (seeds/002 Sec. 8). With `unsafe`, the check is skipped and the step is
+/// excluded, `s` fails no run-time check of the meaning (RuntimeChecks.h:
+/// bounds through windows, extents, preconditions and bodies of what it
+/// calls) and writes only elements of allocations that nothing reads
+/// afterwards (seeds/002 Sec. 8). With `unsafe`, the check is skipped and the step is
 /// recorded (recordUnsafeStep). Returns the statements of `s`.
 FailureOr<SmallVector<Operation *>> removeIf(RewriterBase &rewriter, IfOp guard,
                                              bool unsafe, Refusal &refusal);

@@ -222,11 +222,10 @@ LogicalResult FreeOp::verify() {
 // WindowOp
 //===----------------------------------------------------------------------===//
 
-/// The window type a window statement produces (see getAccessShape).
-static WindowType inferWindowType(BufferTypeInterface source,
-                                  ArrayRef<int32_t> kinds,
-                                  ArrayRef<AffineExpr> exprs,
-                                  SpecialWindowAttr special) {
+WindowType mlir::exogpu::inferWindowType(BufferTypeInterface source,
+                                         ArrayRef<int32_t> kinds,
+                                         ArrayRef<AffineExpr> exprs,
+                                         SpecialWindowAttr special) {
   return WindowType::get(source.getContext(), source.getElementType(),
                          getAccessShape(source.getShape(), kinds, exprs),
                          source.getMemory(), special);

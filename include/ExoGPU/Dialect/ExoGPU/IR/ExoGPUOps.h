@@ -43,6 +43,13 @@ namespace mlir::exogpu {
 /// expression op but the region's yield).
 bool isDataExpressionOp(Operation *op);
 
+/// The type of the window statement that takes coordinates `kinds`/`exprs`
+/// of a buffer of type `source`: an interval whose width is constant and a
+/// whole dimension of static extent are static.
+WindowType inferWindowType(BufferTypeInterface source, ArrayRef<int32_t> kinds,
+                           ArrayRef<AffineExpr> exprs,
+                           SpecialWindowAttr special);
+
 /// The name a data expression prints `op` by when it is a function of its
 /// operands (`max(a, b)`, `exp2(a)`, `log2(a)`), else an empty name.
 StringRef dataFunctionName(Operation *op);

@@ -15,9 +15,11 @@ def LiftAllocOp : ExoGPU_EditOp<"lift_alloc"> {
   let summary = "move an allocation out of enclosing loops or guards";
   let description = [{
     Moves the allocation out of `levels` enclosing scopes. Legal when its
-    extents do not use the iterators of the loops it leaves and it stays in
-    the scope its memory is allocated in (shared and register memories stay
-    inside the device function).
+    extents do not use the iterators of the loops it leaves and are not
+    negative anywhere the allocation now runs (also where a guard it leaves
+    fails or a loop runs zero times), and it stays in the scope its memory
+    is allocated in (shared and register memories stay inside the device
+    function). Every level is checked before anything moves.
 
     #### Return modes
 
@@ -147,7 +149,8 @@ def ResizeDimOp : ExoGPU_EditOp<"resize_dim"> {
   let summary = "resize a buffer dimension, or fold it into a ring";
   let description = [{
     Dimension `dim` gets extent `size` and accesses `i` become
-    `i - offset`, legal when every access lies in `[offset, offset + size)`.
+    `i - offset`, legal when `size` is never negative and every access lies
+    in `[offset, offset + size)`.
     With `fold` (a circular buffer; `size` a constant, no offset), accesses
     become `i mod size`, legal when no write of an element congruent modulo
     `size` falls between a write of an element and a later read of it.
@@ -198,7 +201,8 @@ def ReuseBufferOp : ExoGPU_TransformOp<"reuse_buffer", [
   let description = [{
     `x : T; ...; y : T; s` becomes `x : T; ...; s[y -> x]`. Legal when both
     have the same type and extents, `x` is allocated earlier in the same
-    block and every use of `x` comes before `y`'s allocation.
+    block and every use of `x`, directly or through its windows, comes
+    before `y`'s allocation.
 
     #### Return modes
 
@@ -277,7 +281,9 @@ def StageMemOp : ExoGPU_EditOp<"stage_mem"> {
     `accum` the block must only reduce into the window: the new buffer
     starts at zero and is added back. Legal when the window lies
     within the buffer and contains every access of the block (bounds
-    checks under the preconditions and enclosing bounds).
+    checks under the preconditions and enclosing bounds), the block uses the
+    buffer directly (not through a window, which would bypass the copy) and
+    no window or argument spans a dimension the window fixes to a point.
 
     #### Return modes
 

@@ -20,13 +20,15 @@ def DivideLoopOp : ExoGPU_RewriteOp<"divide_loop"> {
     iterations past the last full block: `perfect` proves that `factor`
     divides `hi - lo` under the preconditions, `guard` (the default) rounds
     the outer loop up and guards the body with `lo + factor * io + ii < hi`,
-    `cut` adds a loop `for ii in seq(0, (hi - lo) mod factor)` for them.
+    `cut` adds a loop `for ii in seq(0, (hi - lo) mod factor)` for them and
+    needs `lo <= hi` proven (for `hi < lo` the remainder would still run
+    iterations). `factor` is at most 2^40.
 
     #### Return modes
 
     Consumes `target` (one seq loop). Returns the outer loop, the inner loop
     and the tail loop (empty unless `cut`). Produces a silenceable failure if
-    `perfect` cannot be proven.
+    `perfect` or `cut` cannot be proven.
 
     ```mlir
     %io, %ii, %tail = transform.exogpu.divide_loop %i by 16 into "io", "ii"
@@ -135,7 +137,10 @@ def UnrollLoopOp : ExoGPU_RewriteOp<"unroll_loop"> {
   let summary = "replace a loop with constant bounds by copies of its body";
   let description = [{
     `for i in seq(0, 3): s` becomes `s[i -> 0]; s[i -> 1]; s[i -> 2]`.
-    Always legal; at most 1024 iterations.
+    Always legal for at most 1024 iterations (counted without overflow);
+    refused when the copies would fold constants beyond 2^40 or give a
+    buffer a constant extent below 1. Extents and window bounds that become
+    constant make the buffer types static.
 
     #### Return modes
 
@@ -254,8 +259,9 @@ def AddLoopOp : ExoGPU_RewriteOp<"add_loop"> {
   let description = [{
     The consecutive statements of `target` become `for name in seq(0, hi):
     block`; with `guard`, `for name in seq(0, hi): if name == 0: block`.
-    Legal when `hi >= 1` under the preconditions and, without `guard` and
-    unless `hi` is 1, the block is idempotent.
+    Legal when `hi >= 1` under the preconditions, no statement after the
+    block uses a buffer or window it defines and, without `guard` and unless
+    `hi` is 1, the block is idempotent.
 
     #### Return modes
 
@@ -302,7 +308,8 @@ def MultLoopsOp : ExoGPU_RewriteOp<"mult_loops"> {
   let summary = "merge two nested loops into one";
   let description = [{
     `for i in seq(0, e): for j in seq(0, c): s` (c a constant) becomes
-    `for k in seq(0, e * c): s[i -> k / c, j -> k mod c]`. Always legal.
+    `for k in seq(0, e * c): s[i -> k / c, j -> k mod c]`. Always legal
+    while the coefficients of `e * c` stay within 2^40.
 
     #### Return modes
 

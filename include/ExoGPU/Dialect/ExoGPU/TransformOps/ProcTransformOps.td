@@ -16,7 +16,9 @@ def InlineOp : ExoGPU_RewriteOp<"inline"> {
   let description = [{
     Replaces the call by the callee's body with its control parameters
     replaced by the argument expressions and its data parameters by the
-    argument windows (composed into the accesses). Always legal.
+    argument windows (composed into the accesses). Always legal; extents
+    that become constant make the buffer types static (refused when one is
+    below 1).
 
     #### Return modes
 
@@ -42,7 +44,8 @@ def ExtractSubprocOp : ExoGPU_RewriteOp<"extract_subproc"> {
     control values (sizes stay sizes) and buffers the statements use, its
     preconditions those of the old proc that involve only its parameters
     (when they are a conjunction). A call replaces the statements. Windows
-    and barriers defined outside the block cannot be passed.
+    and barriers defined outside the block cannot be passed, and no
+    statement after the block may use a buffer or window it defines.
 
     #### Return modes
 
@@ -116,7 +119,10 @@ def ReplaceOp : ExoGPU_RewriteOp<"replace"> {
     not determine (a leading dimension only the CUDA template uses) are
     given in `args` as expressions. `barrier` is the trailing `>> z[...]` of
     instructions that complete on a barrier. Refused, naming the first
-    difference, when the structures differ.
+    difference, when the structures differ, and refused when the call would
+    fail a run-time check of the meaning: an argument window outside its
+    buffer (a given leading dimension too large), or the body, run on the
+    windows, outside them.
 
     #### Return modes
 

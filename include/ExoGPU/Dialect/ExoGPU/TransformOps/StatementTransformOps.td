@@ -181,8 +181,10 @@ def RemoveIfOp : ExoGPU_RewriteOp<"remove_if"> {
   let summary = "remove a guard whose excluded instances have dead effects";
   let description = [{
     `if c: s` becomes `s`. Checked (seeds/002 Sec. 8): in every instance the
-    guard excluded, `s` stays within the extents of the buffers it accesses,
-    writes no parameter, and writes no element that is read later (the
+    guard excluded, `s` fails no run-time check of the meaning (accesses
+    within the windows they go through, allocation extents not negative,
+    the preconditions and bodies of the procs it calls), writes no
+    parameter, and writes no element that is read later (the
     check is value-sensitive where Exo's dependence checks were not:
     `for i in seq(0, 8): if i < 6: tmp[i] = 0` followed by reads of `tmp[i]`
     only for `i < 6` loses its guard). With `unsafe` the check is skipped;
