@@ -48,7 +48,6 @@ from toolchain import Script
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "attention_fwd_sm90a.mlir"
-STDLIB = ROOT / "stdlib" / "sm90a.mlir"
 NAME = "attention_fwd_sm90a"
 KERNEL_FLAGS = ["-std=c++17", "-O3", "-gencode", "arch=compute_90a,code=sm_90a",
                 "-Werror", "all-warnings", "-Xptxas", "-v"]
@@ -79,7 +78,7 @@ def translate(translator, src):
     src.mkdir(parents=True, exist_ok=True)
     for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):
         result = subprocess.run(
-            [translator, flag, f"--stdlib={STDLIB}", str(EXAMPLE), "-o",
+            [translator, flag, str(EXAMPLE), "-o",
              str(src / (NAME + suffix))], capture_output=True, text=True)
         if result.returncode != 0:
             fail(f"exogpu-translate {flag} {EXAMPLE.name}:\n{result.stderr}")

@@ -54,19 +54,17 @@ import threading
 from toolchain import Script
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# The translation units gemm_bench.cu calls: (example file name,
-# instruction library). A unit is the example with the files its
-# `// exogpu-include:` line names linked in (the GEMM entry points and the
-# variants they dispatch to), one .cu and one .h.
+# The translation units gemm_bench.cu calls, by example file name. A unit is
+# the example with what it imports (the instruction library; for the GEMM
+# entry points, the variants they dispatch to), one .cu and one .h.
 KERNELS = [
-    ("gemm_tf32", "sm90a"),
-    ("gemm_bf16", "sm90a"),
-    ("gemm_splitk_sm90a", "sm90a"),
-    ("sm90a_gemm", "sm90a"),  # the paper's kernel (seeds/002 Sec. 6)
-    ("gemv_fast", "sm80"),
-    ("sm80_gemm", "sm80"),
+    "gemm_tf32",
+    "gemm_bf16",
+    "gemm_splitk_sm90a",
+    "sm90a_gemm",  # the paper's kernel (seeds/002 Sec. 6)
+    "gemv_fast",
+    "sm80_gemm",
 ]
-INCLUDE = re.compile(r"^// exogpu-include: (.+)$", re.M)
 KINDS = ["tf32", "splitk", "bf16", "gemv", "sm80"]
 # Every object runs on the H100: the sm_80 kernel too (Hopper does not run
 # sm_80 machine code; the kernel is built from the same CUDA for sm_90a).
@@ -93,15 +91,11 @@ log, fail, find_tool = SCRIPT.log, SCRIPT.fail, SCRIPT.find_tool
 def translate(translator, src):
     """Stage 1: every kernel's CUDA and header into src."""
     src.mkdir(parents=True, exist_ok=True)
-    for name, stdlib in KERNELS:
+    for name in KERNELS:
         example = ROOT / "examples" / f"{name}.mlir"
-        libraries = [f"--stdlib={ROOT / 'stdlib' / (stdlib + '.mlir')}"]
-        libraries += [f"--stdlib={example.parent / path}"
-                      for line in INCLUDE.findall(example.read_text())
-                      for path in line.split()]
         for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):
             result = subprocess.run(
-                [translator, flag, *libraries, str(example), "-o",
+                [translator, flag, str(example), "-o",
                  str(src / (name + suffix))], capture_output=True, text=True)
             if result.returncode != 0:
                 fail(f"exogpu-translate {flag} {example.name}:\n"
@@ -185,7 +179,7 @@ def check_ptxas(name, report):
 
 def stamp_of(nvcc, src, cutlass_objects):
     """A hash of what the build reads: sources, flags and the compiler."""
-    inputs = [src / f"{name}{suffix}" for name, _ in KERNELS
+    inputs = [src / f"{name}{suffix}" for name in KERNELS
               for suffix in (".cu", ".h")]
     inputs += [ROOT / "bench" / "gemm_bench.cu",
                ROOT / "runtime" / "include" / "exogpu" / "runtime.cuh",
@@ -228,7 +222,7 @@ def build(nvcc, out, cutlass_objects):
                "-I", str(CUTLASS_DIR)]
     objects = []
     jobs = []
-    for name, _ in KERNELS:
+    for name in KERNELS:
         target = obj / f"{name}.o"
         command = [nvcc, *KERNEL_FLAGS, *include, "-c", str(src / f"{name}.cu"),
                    "-o", str(target)]

@@ -45,21 +45,19 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# name: (instruction library or None, kernel)
+# name: kernel (it imports its instruction library)
 KERNELS = {
-    "sm80": ("stdlib/sm80.mlir", "examples/sm80_gemm.mlir"),
-    "sm90a": ("stdlib/sm90a.mlir", "examples/sm90a_gemm.mlir"),
-    "vadd": (None, "examples/vector_add.mlir"),
-    "gemv": (None, "examples/gemv.mlir"),
-    "splitk": ("stdlib/sm90a.mlir", "examples/gemm_splitk_sm90a.mlir"),
-    "tile-sm80": ("stdlib/sm80.mlir",
-                  "bench/kernels/sm80_tile_commit_groups.mlir"),
-    "attention": ("stdlib/sm90a.mlir", "examples/attention_fwd_sm90a.mlir"),
+    "sm80": "examples/sm80_gemm.mlir",
+    "sm90a": "examples/sm90a_gemm.mlir",
+    "vadd": "examples/vector_add.mlir",
+    "gemv": "examples/gemv.mlir",
+    "splitk": "examples/gemm_splitk_sm90a.mlir",
+    "tile-sm80": "bench/kernels/sm80_tile_commit_groups.mlir",
+    "attention": "examples/attention_fwd_sm90a.mlir",
 }
 GiB = 1024.0
 # (kernel, size label, check parameters, target seconds, target peak MiB)
@@ -143,48 +141,43 @@ def main():
     print(f"{'kernel':10} {'size':>18} {'check s':>9} {'process s':>10} "
           f"{'peak MiB':>9}  {'verdict':8} {'target':16} met")
     missed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for point in POINTS:
-            if point_name(point) not in wanted:
-                continue
-            kernel, label, params, seconds, mib_limit = point
-            library, example = KERNELS[kernel]
-            source = pathlib.Path(tmp) / f"{kernel}.mlir"
-            source.write_text(
-                ((ROOT / library).read_text() if library else "") +
-                (ROOT / example).read_text())
-            target = []
-            if seconds is not None:
-                target.append(f"<= {seconds:g} s")
-            if mib_limit is not None:
-                target.append(f"<= {mib_limit / GiB:g} GiB")
-            target = ", ".join(target) or "-"
-            runs = []
-            for _ in range(opts.repeat):
-                run = run_one(tool, source, params, opts.engine, opts.timeout)
-                if run[0] is None:
-                    break
-                runs.append(run)
-            if len(runs) < opts.repeat:
-                missed += seconds is not None
-                print(f"{kernel:10} {label:>18} "
-                      f"{'>' + format(opts.timeout, '.0f'):>9} "
-                      f"{'-':>10} {'-':>9}  {'timeout':8} {target:16} no",
-                      flush=True)
-                continue
-            check = statistics.median(r[0] for r in runs)
-            process = statistics.median(r[1] for r in runs)
-            mib = max(r[2] for r in runs)
-            met = "-"
-            if target != "-":
-                ok = (seconds is None or check <= seconds) and \
-                    (mib_limit is None or mib <= mib_limit) and \
-                    runs[0][3] == "passes"
-                met = "yes" if ok else "no"
-                missed += not ok
-            print(f"{kernel:10} {label:>18} {check:>9.3f} {process:>10.3f} "
-                  f"{mib:>9.1f}  {runs[0][3]:8} {target:16} {met}",
+    for point in POINTS:
+        if point_name(point) not in wanted:
+            continue
+        kernel, label, params, seconds, mib_limit = point
+        source = ROOT / KERNELS[kernel]
+        target = []
+        if seconds is not None:
+            target.append(f"<= {seconds:g} s")
+        if mib_limit is not None:
+            target.append(f"<= {mib_limit / GiB:g} GiB")
+        target = ", ".join(target) or "-"
+        runs = []
+        for _ in range(opts.repeat):
+            run = run_one(tool, source, params, opts.engine, opts.timeout)
+            if run[0] is None:
+                break
+            runs.append(run)
+        if len(runs) < opts.repeat:
+            missed += seconds is not None
+            print(f"{kernel:10} {label:>18} "
+                  f"{'>' + format(opts.timeout, '.0f'):>9} "
+                  f"{'-':>10} {'-':>9}  {'timeout':8} {target:16} no",
                   flush=True)
+            continue
+        check = statistics.median(r[0] for r in runs)
+        process = statistics.median(r[1] for r in runs)
+        mib = max(r[2] for r in runs)
+        met = "-"
+        if target != "-":
+            ok = (seconds is None or check <= seconds) and \
+                (mib_limit is None or mib <= mib_limit) and \
+                runs[0][3] == "passes"
+            met = "yes" if ok else "no"
+            missed += not ok
+        print(f"{kernel:10} {label:>18} {check:>9.3f} {process:>10.3f} "
+              f"{mib:>9.1f}  {runs[0][3]:8} {target:16} {met}",
+              flush=True)
     sys.exit(1 if missed else 0)
 
 

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // Attention forward for Hopper (sm_90a), FlashAttention-3 style:
 // O = softmax(Q K^T / sqrt(D)) V per head, with the log-sum-exp of each
 // query row's scaled scores (what a backward pass needs). Q, K, V, O are

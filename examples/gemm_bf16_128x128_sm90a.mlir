@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // A bf16 GEMM for shapes too small to fill an H100 with the 256 x 256
 // tiles of examples/gemm_bf16_sm90a.mlir (C = A * B^T with bf16 A: M x K,
 // B: N x K and C: M x N, row major, f32 accumulation): the bf16 twin of

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // The bf16 GEMM of examples/gemm_bf16_sm90a.mlir (C = A * B^T with bf16 A:
 // M x K, B: N x K and C: M x N, row major, f32 accumulation; 256 x 256
 // tiles of C computed by 2-CTA clusters, warp specialization, a 4-stage TMA

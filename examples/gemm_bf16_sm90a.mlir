@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // The bf16 GEMM of the benchmark (bench/kernels.py, docs/performance.md):
 // C = A * B^T with bf16 A: M x K, B: N x K and C: M x N, row major, fp32
 // accumulation (cublasGemmEx with bf16 A, B, C and CUBLAS_COMPUTE_32F, "TN"

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // The split-k tf32 GEMM of the benchmark (bench/kernels.py,
 // docs/performance.md) for long K: C = A * B^T with A: M x K, B: N x K,
 // C: M x N, row major, K = S * KC split into S chunks of KC (the paper's

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // A tf32 GEMM for shapes too small to fill an H100 with the 256 x 256
 // tiles of examples/gemm_tf32_sm90a.mlir (C = A * B^T, row major: A is
 // M x K, B is N x K): tiles of 128 x 128, one per CTA (no cluster), and the

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // The tf32 GEMM of examples/gemm_tf32_sm90a.mlir (C = A * B^T, row major,
 // 256 x 256 tiles of C computed by 2-CTA clusters, B multicast, warp
 // specialization, a 4-stage TMA ring, 2 consumer warpgroups) with its

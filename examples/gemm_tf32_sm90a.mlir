@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // The tf32 GEMM of the benchmark (bench/kernels.py, docs/performance.md):
 // C = A * B^T with A: M x K, B: N x K and C: M x N, row major (cuBLAS's
 // "TN" layout, cublasSgemm with CUBLAS_TF32_TENSOR_OP_MATH), for an H100

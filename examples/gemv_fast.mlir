@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm80
-//
+exogpu.import "sm80"
+
 // The fp32 GEMV of the benchmark (bench/kernels.py, docs/performance.md):
 // y = A * x with A: M x N row major, tuned for memory bandwidth (the
 // paper's GEMV, seeds/002 Sec. 6: warp shuffles and scalar math, no tensor

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm80
-//
+exogpu.import "sm80"
+
 // A warp-per-row fp32 GEMV, y = A * x (A: M x N, row major), with the warp
 // reduction done by warp shuffles: the GEMV kernel of the paper's evaluation
 // (seeds/002 Sec. 6, "a full-precision fp32 GEMV kernel using warp shuffles

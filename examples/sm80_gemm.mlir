@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm80
-//
+exogpu.import "sm80"
+
 // An Ampere tf32 GEMM, C = A * B (A: M x K, B: K x N, C: M x N, row major):
 // the guide's appendix kernel (seeds/000, "Appendix: sm_80 cp.async GEMM
 // Example", xgemm_Sm80_fence), written with the sm_80 instruction library.

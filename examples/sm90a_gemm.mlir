@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // A Hopper tf32 GEMM, C = A * B^T (A: M x K, B: N x K, row major), the kernel
 // the synchronization-check benchmark times (issue 4):
 //  * clusters of 2 CTAs; each cluster computes a 256 x 256 tile of C, each

@@ -19,13 +19,12 @@ exogpu_py() { PYTHONPATH=python EXOGPU_BUILD_DIR="$build" python3 -m exogpu "$@"
 echo "== examples/gemv.py (the GEMV in Python): checked at M=16384, N=4096, printed as exogpu"
 exogpu_py check examples/gemv.py gemv --sizes M=16384,N=4096
 exogpu_py mlir examples/gemv.py gemv | "$opt"
-gemm=$(cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir)
 echo "== Hopper GEMM (examples/sm90a_gemm.mlir): analyses and sync check at M=N=K=4096"
-echo "$gemm" | "$opt" --exogpu-collective-analysis --exogpu-distributed-memory \
-  --exogpu-sync-check="M=4096,N=4096,K=4096" -o /dev/null
+"$opt" --exogpu-collective-analysis --exogpu-distributed-memory \
+  --exogpu-sync-check="M=4096,N=4096,K=4096" examples/sm90a_gemm.mlir -o /dev/null
 echo "passed"
 echo "== the same kernel without its wgmma.fence (expected to be rejected)"
-if echo "$gemm" | grep -v 'exogpu.fence(wgmma_fence_1, wgmma_fence_2)' |
+if grep -v 'exogpu.fence(wgmma_fence_1, wgmma_fence_2)' examples/sm90a_gemm.mlir |
     "$opt" --exogpu-sync-check="M=256,N=256,K=64" -o /dev/null; then
   echo "error: the check accepted a kernel without its wgmma.fence" >&2
   exit 1
@@ -45,10 +44,9 @@ head -3 "$build/gemm_sm90a_without_fence.txt"
 echo "== Hopper GEMM translated to CUDA (build/demo/gemm_sm90a.cu, .h)"
 translate="$build/bin/exogpu-translate"
 mkdir -p "$build/demo"
-"$translate" --to-cuda --stdlib=stdlib/sm90a.mlir examples/sm90a_gemm.mlir \
-  -o "$build/demo/gemm_sm90a.cu"
-"$translate" --to-cuda-header --stdlib=stdlib/sm90a.mlir \
-  examples/sm90a_gemm.mlir -o "$build/demo/gemm_sm90a.h"
+"$translate" --to-cuda examples/sm90a_gemm.mlir -o "$build/demo/gemm_sm90a.cu"
+"$translate" --to-cuda-header examples/sm90a_gemm.mlir \
+  -o "$build/demo/gemm_sm90a.h"
 grep -n "cudaError_t gemm_sm90a" "$build/demo/gemm_sm90a.h"
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$nvcc" ]; then
@@ -62,6 +60,5 @@ else
   echo "nvcc not found: skipped compiling $build/demo/gemm_sm90a.cu"
 fi
 echo "== the Hopper GEMM's sequential meaning equals a naive triple loop at M=N=K=1024 (exogpu-run)"
-cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir examples/reference/gemm.mlir |
-  "$build/bin/exogpu-run" --proc=gemm_sm90a --compare=gemm_abt_ref \
-    --sizes=M=1024,N=1024,K=1024 --time
+"$build/bin/exogpu-run" examples/sm90a_gemm.mlir examples/reference/gemm.mlir \
+  --proc=gemm_sm90a --compare=gemm_abt_ref --sizes=M=1024,N=1024,K=1024 --time

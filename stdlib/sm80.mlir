@@ -12,7 +12,7 @@
 // the same order the mma operands list them in. Two 16-bit elements travel
 // in one .b32 operand (exo::pack_b16x2 / exo::unpack_b16x2 in
 // runtime/include/exogpu/runtime.cuh). docs/stdlib.md lists every entry.
-// Prepend this file to a kernel that calls these instructions.
+// A kernel that calls these instructions imports it: exogpu.import "sm80".
 
 // cp.async: one thread copies 16 bytes from global to shared memory, out of
 // order; completion is waited for through the Sm80_cp_async timeline (a

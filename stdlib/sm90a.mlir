@@ -8,8 +8,8 @@
 // `{d.list}` is their PTX vector. Shared-memory tiles of TMA and wgmma are
 // 128-byte swizzled (Sm90_SmemSwizzled(128)): rows of 128 bytes (32 f32 or
 // 64 bf16 / f16), so a box's inner extent is 128 bytes. docs/stdlib.md
-// lists every entry. Prepend this file to a kernel that calls these
-// instructions.
+// lists every entry. A kernel that calls these instructions imports this
+// file: exogpu.import "sm90a".
 
 // TMA: one thread copies a 128 x 32 f32 box from global memory (through a
 // 128-byte-swizzled tensor map) to shared memory; the copy completes on an

@@ -3,12 +3,9 @@
 
 1. Round trip: every input meant to be accepted prints, re-parses and
    re-prints to the same text, in the custom form and through the generic
-   form (`--mlir-print-op-generic`). An input with a line
-   `// exogpu-stdlib: NAME` is checked after stdlib/NAME.mlir, the way its
-   RUN lines prepend that instruction library, and one with a line
-   `// exogpu-include: FILE...` after those files (paths relative to the
-   input's folder: the procs it calls, e.g. the GEMM variants
-   examples/gemm_tf32.mlir dispatches to).
+   form (`--mlir-print-op-generic`). Each input (or split) is read from
+   stdin with `-I` its folder, so that the tools resolve its
+   `exogpu.import`s as they do for the file.
 2. Robustness: every input (or split) meant to be rejected makes the tool exit
    with status 1 and an error diagnostic, never a signal.
 3. With --translate TRANSLATE: exogpu-translate --to-cuda,
@@ -25,8 +22,6 @@ import subprocess
 import sys
 
 SPLIT = re.compile(r"^// -----\s*$", re.M)
-STDLIB = re.compile(r"^// exogpu-stdlib: (\w+)\s*$", re.M)
-INCLUDE = re.compile(r"^// exogpu-include: (.+)$", re.M)
 # Pass flags of RUN lines: a rejected input may be rejected by a pass
 # (--exogpu-*, --exoam-*, --convert-exogpu-to-exoam) or by a scheduling
 # script (--transform-interpreter).
@@ -35,9 +30,10 @@ PASS_FLAG = re.compile(r"(?<!\S)(--?(?:convert-)?exo(?:gpu|am)-[\w-]+(?:=\S+)?|"
                        r"--mlir-very-unsafe-disable-verifier-on-parsing)")
 
 
-def run(tool, args, text):
-    return subprocess.run([tool, *args, "-"], input=text, capture_output=True,
-                          text=True, timeout=120)
+def run(tool, args, text, folder):
+    """Runs `tool` on `text` as if it were a file in `folder`."""
+    return subprocess.run([tool, f"-I{folder}", *args, "-"], input=text,
+                          capture_output=True, text=True, timeout=120)
 
 
 def run_lines(text):
@@ -51,24 +47,24 @@ def chunks_of(text, runs):
 
 
 def check_rejected(tool, path, chunk, failures, flags):
-    result = run(tool, flags, chunk)
+    result = run(tool, flags, chunk, path.parent)
     if result.returncode != 1 or "error" not in result.stderr:
         failures.append(f"{path}: expected a diagnostic and exit status 1, "
                         f"got {result.returncode}:\n{result.stderr[-2000:]}")
 
 
 def check_round_trip(tool, path, chunk, failures):
-    first = run(tool, [], chunk)
+    first = run(tool, [], chunk, path.parent)
     if first.returncode != 0:
         failures.append(f"{path}: does not parse:\n{first.stderr[-2000:]}")
         return
-    second = run(tool, [], first.stdout)
+    second = run(tool, [], first.stdout, path.parent)
     if second.returncode != 0 or second.stdout != first.stdout:
         failures.append(f"{path}: printed form does not re-parse to the same "
                         f"text:\n{second.stderr[-2000:]}")
         return
-    generic = run(tool, ["--mlir-print-op-generic"], chunk)
-    via_generic = run(tool, [], generic.stdout)
+    generic = run(tool, ["--mlir-print-op-generic"], chunk, path.parent)
+    via_generic = run(tool, [], generic.stdout, path.parent)
     if via_generic.returncode != 0 or via_generic.stdout != first.stdout:
         failures.append(f"{path}: generic form does not re-parse to the same "
                         f"text:\n{via_generic.stderr[-2000:]}")
@@ -79,7 +75,8 @@ def check_translation(translate, path, chunk, failures):
     translated = True
     for flag in ("--to-cuda", "--to-cuda-header", "--to-signature-json"):
         try:
-            result = run(translate, [flag, "-o", "/dev/null"], chunk)
+            result = run(translate, [flag, "-o", "/dev/null"], chunk,
+                         path.parent)
         except subprocess.TimeoutExpired:
             failures.append(f"{path}: exogpu-translate {flag} hangs")
             return False
@@ -104,16 +101,10 @@ def main():
     for path in files:
         text = path.read_text()
         runs = run_lines(text)
-        rel = path.relative_to(root)
-        prefix = "".join((root / "stdlib" / f"{name}.mlir").read_text()
-                         for name in STDLIB.findall(text))
-        prefix += "".join((path.parent / include).read_text()
-                          for line in INCLUDE.findall(text)
-                          for include in line.split())
         for chunk in chunks_of(text, runs):
-            chunk = prefix + chunk
             if translate:
-                translated += check_translation(translate, rel, chunk, failures)
+                translated += check_translation(translate, path, chunk,
+                                                failures)
                 continue
             if "expected-error" in chunk:
                 # Inputs that only exogpu-translate rejects (no exogpu-opt
@@ -127,10 +118,10 @@ def main():
                 rejected += 1
                 flags = [f.replace('"', "").replace("'", "")
                          for r in runs for f in PASS_FLAG.findall(r)]
-                check_rejected(tool, rel, chunk, failures, flags)
+                check_rejected(tool, path, chunk, failures, flags)
             elif not any(r.strip().startswith("not ") for r in runs):
                 accepted += 1
-                check_round_trip(tool, rel, chunk, failures)
+                check_round_trip(tool, path, chunk, failures)
     for failure in failures:
         print("FAIL:", failure)
     if translate:

@@ -77,16 +77,16 @@ def seeds():
         runs = passes_of(text) or default
         for chunk in re.split(r"^// -----\s*$", text, flags=re.MULTILINE):
             inputs.append((chunk, runs))
-    libraries = {"sm80": (ROOT / "stdlib/sm80.mlir").read_text(),
-                 "sm90a": (ROOT / "stdlib/sm90a.mlir").read_text()}
+    # The examples import their instruction libraries (and the GEMM entry
+    # points their variants, next to them: -I their folder).
+    folder = f"-I{ROOT / 'examples'}"
     for path in sorted((ROOT / "examples").glob("*.mlir")):
         text = path.read_text()
-        library = next((lib for name, lib in libraries.items()
-                        if name in path.name), "")
         params = sorted(set(re.findall(r"%([A-Z])\s*:\s*size", text)))
         binding = ",".join(f"{p}=256" for p in params)
         check = "--exogpu-sync-check" + (f"={binding}" if binding else "")
-        inputs.append((library + text, [[check]] + default[1:]))
+        inputs.append((text, [[folder, check]] +
+                       [[folder, *args] for args in default[1:]]))
     return inputs
 
 

@@ -101,6 +101,14 @@ def module_text(program):
     return text
 
 
+def import_flags(program):
+    """-I the folders of `program`'s sources: the module is written
+    elsewhere, and their relative imports start there."""
+    folders = dict.fromkeys(str((ROOT / source).parent)
+                            for source in program.sources)
+    return [f"-I{folder}" for folder in folders]
+
+
 def tree_bytes(path):
     """The bytes of the files under `path`."""
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
@@ -171,10 +179,12 @@ class Builder:
         src.mkdir(parents=True)
         module = src / "module.mlir"
         module.write_text(module_text(program))
-        run([self.translate, "--to-cuda", module, "-o", src / "kernel.cu"])
-        run([self.translate, "--to-cuda-header", module, "-o",
+        flags = import_flags(program)
+        run([self.translate, *flags, "--to-cuda", module, "-o",
+             src / "kernel.cu"])
+        run([self.translate, *flags, "--to-cuda-header", module, "-o",
              src / "kernel.h"])
-        run([self.run_tool, module, f"--proc={program.proc}",
+        run([self.run_tool, *flags, module, f"--proc={program.proc}",
              f"--emit-cuda-driver={src / 'driver.cu'}",
              "--cuda-header=kernel.h"])
         edit = ""
@@ -209,7 +219,8 @@ class Builder:
         shutil.rmtree(inputs, ignore_errors=True)
         inputs.mkdir()
         module = self.out / "src" / program.name / "module.mlir"
-        run([self.run_tool, module, f"--proc={program.proc}",
+        run([self.run_tool, *import_flags(program), module,
+             f"--proc={program.proc}",
              f"--sizes={size_string(sizes)}", f"--seed={seed}",
              f"--write-inputs={inputs}", f"--output-dir={expected}",
              "--check-bounds=false"])

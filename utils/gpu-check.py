@@ -16,9 +16,8 @@ Usage: utils/gpu-check.py [--build build] --proc NAME --sizes M=..,N=..
                           [--math tf32] [--seed 1] [--arch sm_90a]
                           [--timeout 60] [--work DIR]
                           [--kernel-cu F.cu --kernel-header F.h]
-                          input.mlir [more.mlir ...]
-The inputs are concatenated (instruction library first, as
-`cat stdlib/sm90a.mlir kernel.mlir`).
+                          kernel.mlir
+The tools resolve the kernel's imports (its instruction library).
 """
 
 import argparse
@@ -65,7 +64,7 @@ def step(what, args, timeout=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("inputs", nargs="+", type=pathlib.Path)
+    parser.add_argument("kernel", type=pathlib.Path)
     parser.add_argument("--build", type=pathlib.Path, default=ROOT / "build")
     parser.add_argument("--proc", required=True)
     parser.add_argument("--sizes", required=True)
@@ -101,8 +100,7 @@ def main():
         work = opts.work or pathlib.Path(tmp)
         for folder in ("in", "out"):
             (work / folder).mkdir(parents=True, exist_ok=True)
-        module = work / "module.mlir"
-        module.write_text("".join(p.read_text() for p in opts.inputs))
+        module = opts.kernel
         common = [str(run), str(module), f"--proc={opts.proc}"]
 
         if step("inputs", common + [f"--sizes={opts.sizes}",

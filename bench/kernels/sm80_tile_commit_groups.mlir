@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm80
-//
+exogpu.import "sm80"
+
 // A per-thread asynchronous pipeline (the sm_80 style, issue 15 item 1): one
 // 64 x 64 tile of C = A * B (A: 64 x K, B: K x 64) computed by one CTA of
 // 256 threads. The K dimension is tiled by 16 and double buffered in shared

@@ -1,5 +1,5 @@
-// exogpu-stdlib: sm90a
-//
+exogpu.import "sm90a"
+
 // C = 2 X (X, C: M x 32, row major) through a TMA store, for the
 // synchronization bug study (docs/gpu-validation.md): generic-proxy
 // shared-memory writes that the async proxy reads next.

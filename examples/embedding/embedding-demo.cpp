@@ -3,8 +3,10 @@
 // An MLIR tool built outside the ExoGPU tree against an installed ExoGPU
 // (CMakeLists.txt, docs/embedding.md). It registers ExoGPU's dialects, its
 // Transform-dialect extension and its passes next to the upstream dialects
-// it uses, and runs a pipeline of its own, written as text, on a module that
-// mixes host code in upstream dialects with exogpu procs and a schedule:
+// it uses, tells ExoGPU where the installed instruction libraries are, and
+// runs a pipeline of its own, written as text, on a module that mixes host
+// code in upstream dialects with exogpu procs (one calling an instruction
+// of the imported sm90a library) and a schedule:
 //
 //   embedding-demo kernel.mlir --sizes=N=4096
 //
@@ -59,6 +61,9 @@ int main(int argc, char **argv) {
                   scf::SCFDialect, transform::TransformDialect>();
   exogpu::registerExoGPUDialects(registry);
   exogpu::registerExoGPUExtensions(registry);
+  // Where `exogpu.import "sm90a"` finds the instruction libraries: the
+  // installed ones (EXOGPU_STDLIB_DIR of the CMake package, CMakeLists.txt).
+  exogpu::addExoGPUImportPaths(registry, {EXOGPU_STDLIB_DIR});
   // The passes its textual pipeline names.
   exogpu::registerExoGPUPasses();
   transform::registerTransformPasses();

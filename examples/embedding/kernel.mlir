@@ -1,9 +1,13 @@
 // The input of the embedding example (docs/embedding.md): a module of a
 // compiler that embeds ExoGPU, with host code in upstream dialects next to a
 // kernel written as a sequential exogpu proc and the schedule that makes it
-// a CUDA kernel. `embedding-demo kernel.mlir --sizes=N=4096` schedules it,
-// checks its synchronization and canonicalizes the host code.
+// a CUDA kernel, and a host step that calls the sm90a instruction library
+// (imported: the compiler finds it in the installed prefix).
+// `embedding-demo kernel.mlir --sizes=N=4096` schedules the kernel, checks
+// the synchronization of both procs and canonicalizes the host code.
 module attributes {transform.with_named_sequence} {
+  exogpu.import "sm90a"
+
   // Host code: fills an array (upstream func, arith, scf, memref).
   func.func @fill(%x: memref<?xf32>, %value: f32) {
     %c0 = arith.constant 0 : index
@@ -24,6 +28,11 @@ module attributes {transform.with_named_sequence} {
         exogpu.assign %y[%b * 64 + %t] = %x[%b * 64 + 63 - %t] : f32[?] @DRAM, f32[?] @DRAM
       }
     }
+  }
+
+  // A host step of the library: zero a device buffer on the stream.
+  exogpu.proc @clear(%N: size, %C: f32[1, %N] @CudaGmemLinear) {
+    exogpu.call @cuda_memset_zero_f32[1, %N](%C[:, :]) : f32[1, ?] @CudaGmemLinear
   }
 
   // The schedule: one CTA of 64 threads per block, the block staged in

@@ -2,7 +2,10 @@
 // the program p1 of the chain of equivalence (paper Sec. 2.3) that
 // sm80_gemm_schedule.mlir rewrites into the Ampere kernel of
 // examples/sm80_gemm.mlir. The parameters live in host memory (DRAM) until
-// the schedule launches the loops as a kernel.
+// the schedule launches the loops as a kernel. The instructions the
+// schedule replaces loops by come from the instruction library it imports.
+
+exogpu.import "sm80"
 
 exogpu.proc @gemm_sm80(%M: size, %N: size, %K: size,
     %A: f32[%M, %K] @DRAM, %B: f32[%K, %N] @DRAM, %C: f32[%M, %N] @DRAM)

@@ -2,7 +2,8 @@
 the program p1 of the chain of equivalence (paper Sec. 2.3) that
 sm80_gemm_schedule.mlir rewrites into the Ampere kernel of
 examples/sm80_gemm.mlir. The parameters live in host memory (DRAM) until
-the schedule launches the loops as a kernel.
+the schedule launches the loops as a kernel. The instructions the
+schedule replaces loops by come from the instruction library it imports.
 
 The Python twin of gemm_nn.mlir: both give the same module
 (test/Python/test_examples.py).
@@ -11,6 +12,7 @@ The Python twin of gemm_nn.mlir: both give the same module
 from __future__ import annotations
 
 from exogpu.lang import *
+from exogpu.stdlib import sm80
 
 
 @proc

@@ -2,7 +2,10 @@
 // loops, the program p1 of the chain of equivalence (paper Sec. 2.3) that
 // sm90a_gemm_schedule.mlir rewrites into the Hopper kernel of
 // examples/sm90a_gemm.mlir. The parameters live in host memory (DRAM) until
-// the schedule launches the loops as a kernel.
+// the schedule launches the loops as a kernel. The instructions the
+// schedule replaces loops by come from the instruction library it imports.
+
+exogpu.import "sm90a"
 
 exogpu.proc @gemm_sm90a(%M: size, %N: size, %K: size,
     %A: f32[%M, %K] @DRAM, %B: f32[%N, %K] @DRAM, %C: f32[%M, %N] @DRAM)

@@ -2,7 +2,8 @@
 loops, the program p1 of the chain of equivalence (paper Sec. 2.3) that
 sm90a_gemm_schedule.mlir rewrites into the Hopper kernel of
 examples/sm90a_gemm.mlir. The parameters live in host memory (DRAM) until
-the schedule launches the loops as a kernel.
+the schedule launches the loops as a kernel. The instructions the
+schedule replaces loops by come from the instruction library it imports.
 
 The Python twin of gemm_nt.mlir: both give the same module
 (test/Python/test_examples.py).
@@ -11,6 +12,7 @@ The Python twin of gemm_nt.mlir: both give the same module
 from __future__ import annotations
 
 from exogpu.lang import *
+from exogpu.stdlib import sm90a
 
 
 @proc

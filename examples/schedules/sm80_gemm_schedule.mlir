@@ -1,9 +1,10 @@
 // The schedule from the naive GEMM (gemm_nn.mlir) to the Ampere cp.async +
 // mma.sync kernel of examples/sm80_gemm.mlir: the chain of equivalence of
 // paper Sec. 2.3, every step a checked rewrite (transform.exogpu.*,
-// docs/scheduling.md). Run it with the sm_80 instruction library:
+// docs/scheduling.md). Run it (the naive GEMM imports the sm_80 instruction
+// library):
 //
-//   cat stdlib/sm80.mlir examples/schedules/gemm_nn.mlir | exogpu-opt \
+//   exogpu-opt examples/schedules/gemm_nn.mlir \
 //     --transform-preload-library=transform-library-paths=examples/schedules/sm80_gemm_schedule.mlir \
 //     --transform-interpreter
 //

@@ -4,7 +4,7 @@
 // (transform.exogpu.*, docs/scheduling.md). Run it with the sm_90a
 // instruction library:
 //
-//   cat stdlib/sm90a.mlir examples/schedules/gemm_nt.mlir | exogpu-opt \
+//   exogpu-opt examples/schedules/gemm_nt.mlir \
 //     --transform-preload-library=transform-library-paths=examples/schedules/sm90a_gemm_schedule.mlir \
 //     --transform-interpreter
 //

@@ -8,6 +8,8 @@
 //   mlir::exogpu::registerExoGPUDialects(registry);
 //   mlir::exogpu::registerExoGPUExtensions(registry);
 //   mlir::exogpu::registerExoGPUPasses();
+//   mlir::exogpu::addExoGPUImportPaths(registry,
+//   {"/opt/exogpu/share/exogpu/stdlib"});
 //
 // Nothing here touches upstream dialects: the embedder inserts the ones it
 // uses (the Transform dialect, to run transform.exogpu.* scripts). The
@@ -21,6 +23,10 @@
 
 #ifndef EXOGPU_REGISTRATION_H
 #define EXOGPU_REGISTRATION_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <string>
 
 namespace mlir {
 class DialectRegistry;
@@ -41,6 +47,17 @@ void registerExoGPUExtensions(DialectRegistry &registry);
 /// analyses, the conversions, the transformations and the synchronization
 /// check.
 void registerExoGPUPasses();
+
+/// Adds `dirs` to the folders `exogpu.import` searches in every context
+/// `registry` is loaded into: after the importing file's folder and the
+/// folders of earlier calls, before those of `EXOGPU_IMPORT_PATH` and the
+/// instruction libraries next to the executable
+/// (`<bindir>/../share/exogpu/stdlib`). The tools' `-I DIR` flags call it;
+/// an embedding compiler passes the installed instruction libraries
+/// (`EXOGPU_STDLIB_DIR` of the CMake package) when it is installed
+/// elsewhere.
+void addExoGPUImportPaths(DialectRegistry &registry,
+                          ArrayRef<std::string> dirs);
 
 } // namespace exogpu
 } // namespace mlir

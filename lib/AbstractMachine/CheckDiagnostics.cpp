@@ -54,8 +54,8 @@ static VisibilityLevel getBestLevel(const VisibilityRecord &record,
 }
 
 /// Sync timelines (Fig. 16) whose set selected by `select` meets `mask`,
-/// fewest timelines first, at most `limit` of them, as "a, b".
-static std::string
+/// fewest timelines first, at most `limit` of them.
+static SmallVector<exogpu::SyncTimeline, 4>
 suggestSyncTimelines(QualMask mask,
                      function_ref<QualMask(exogpu::SyncTimeline)> select,
                      unsigned limit = 3) {
@@ -67,14 +67,17 @@ suggestSyncTimelines(QualMask mask,
     candidates.push_back({llvm::popcount(select(*s)), *s});
   }
   llvm::stable_sort(candidates, llvm::less_first());
+  SmallVector<exogpu::SyncTimeline, 4> result;
+  for (const auto &candidate : ArrayRef(candidates).take_front(limit))
+    result.push_back(candidate.second);
+  return result;
+}
+
+/// Sync timelines as "a, b".
+static std::string formatSyncTimelines(ArrayRef<exogpu::SyncTimeline> list) {
   std::string text;
-  llvm::raw_string_ostream os(text);
-  for (auto [index, candidate] : llvm::enumerate(candidates)) {
-    if (index == limit)
-      break;
-    os << (index ? ", " : "")
-       << exogpu::stringifySyncTimeline(candidate.second);
-  }
+  for (auto [index, timeline] : llvm::enumerate(list))
+    text += (index ? ", " : "") + exogpu::stringifySyncTimeline(timeline).str();
   return text;
 }
 
@@ -98,7 +101,8 @@ static InFlightDiagnostic reportHazard(Operation *check, AccessPurpose purpose,
                                        const VisibilityRecord &record,
                                        const VisibilityQuery &query,
                                        std::optional<GlobalThread> blind,
-                                       VisibilityLevel best) {
+                                       VisibilityLevel best,
+                                       const HazardContext &context) {
   StringRef earlier = isRead ? "read" : "write";
   std::string timelines = formatTimelines(query.timelines);
   InFlightDiagnostic diag = emitError(check->getLoc());
@@ -120,20 +124,32 @@ static InFlightDiagnostic reportHazard(Operation *check, AccessPurpose purpose,
          << stringifyVisibilityLevel(best);
   diag << " on " << timelines << ", not "
        << stringifyVisibilityLevel(query.level);
-  diag.attachNote(record.origin) << "the earlier " << earlier << " is here";
+  if (!context.laterIteration.empty())
+    diag << "; this "
+         << (purpose == AccessPurpose::read    ? "read"
+             : purpose == AccessPurpose::write ? "write"
+                                               : "free")
+         << " runs at " << context.laterIteration;
+  Diagnostic &note = diag.attachNote(record.origin);
+  note << "the earlier " << earlier << " is here";
+  if (!context.earlierIteration.empty())
+    note << ", run at " << context.earlierIteration;
   bool full = query.level == VisibilityLevel::fully_ordered;
+  SmallVector<exogpu::SyncTimeline, 4> pre =
+      suggestSyncTimelines(getQualBit(record.timeline), getFullTimelines);
+  SmallVector<exogpu::SyncTimeline, 4> post = suggestSyncTimelines(
+      query.timelines, full ? getFullTimelines : getTemporalTimelines);
   diag.attachNote(check->getLoc())
       << "missing synchronization between the two: a Fence(pre, post) whose "
          "collective contains both threads, or an Arrive(pre) >> z by the "
          "earlier accessor paired with an Await(z, post, N) by this one; "
          "pre must cover "
       << exogpu::stringifyQualTimeline(record.timeline) << " (for example "
-      << suggestSyncTimelines(getQualBit(record.timeline), getFullTimelines)
-      << ") and post must " << (full ? "fully" : "temporally") << " cover "
-      << timelines << " (for example "
-      << suggestSyncTimelines(query.timelines,
-                              full ? getFullTimelines : getTemporalTimelines)
-      << ")";
+      << formatSyncTimelines(pre) << ") and post must "
+      << (full ? "fully" : "temporally") << " cover " << timelines
+      << " (for example " << formatSyncTimelines(post) << ")";
+  if (context.report)
+    *context.report = HazardReport{check->getLoc(), record.origin, pre, post};
   return diag;
 }
 
@@ -142,6 +158,7 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
                                         const VisibilityRecord &record,
                                         const VisibilityQuery &query,
                                         std::optional<GlobalThread> blind,
+                                        const HazardContext &context,
                                         std::optional<DiagnosticNote> cause) {
   ThreadSet seer = query.threads;
   if (blind) {
@@ -152,8 +169,9 @@ void mlir::exoam::reportInvisibleRecord(Operation *check, const ElementKey &key,
   VisibilityLevel best = getBestLevel(record, query.timelines, seer);
   auto purposeAttr = check->getAttrOfType<AccessPurposeAttr>("purpose");
   if (purposeAttr) {
-    InFlightDiagnostic diag = reportHazard(check, purposeAttr.getValue(), key,
-                                           isRead, record, query, blind, best);
+    InFlightDiagnostic diag =
+        reportHazard(check, purposeAttr.getValue(), key, isRead, record, query,
+                     blind, best, context);
     if (cause)
       diag.attachNote(cause->loc) << cause->text;
     return;

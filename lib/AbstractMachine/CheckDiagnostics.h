@@ -10,6 +10,7 @@
 #ifndef EXOGPU_LIB_ABSTRACTMACHINE_CHECKDIAGNOSTICS_H
 #define EXOGPU_LIB_ABSTRACTMACHINE_CHECKDIAGNOSTICS_H
 
+#include "ExoGPU/AbstractMachine/Interpreter.h"
 #include "ExoGPU/AbstractMachine/SyncEnv.h"
 
 namespace mlir {
@@ -32,6 +33,17 @@ struct DiagnosticNote {
   std::string text;
 };
 
+/// Where the two accesses of a hazard ran, in the source's terms, and where
+/// to put the hazard as data.
+struct HazardContext {
+  /// The iterators of the source loops around the checking statement and
+  /// around the earlier access when it ran, `k = 0, kk = 1` (empty: not
+  /// known).
+  std::string laterIteration, earlierIteration;
+  /// Set to the hazard, if given.
+  std::optional<HazardReport> *report = nullptr;
+};
+
 /// Emits the error of a failing CheckReads / CheckMutates `check` on
 /// element `key`: `record` (a read if `isRead`, else a mutate) is not
 /// visible as `query` requires, to `blind` (without `convergent`) or to any
@@ -40,6 +52,7 @@ void reportInvisibleRecord(Operation *check, const ElementKey &key, bool isRead,
                            const VisibilityRecord &record,
                            const VisibilityQuery &query,
                            std::optional<GlobalThread> blind,
+                           const HazardContext &context,
                            std::optional<DiagnosticNote> cause = std::nullopt);
 
 /// Emits the error of a failing CheckBarrier on element `key`.

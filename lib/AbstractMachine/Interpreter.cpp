@@ -261,6 +261,21 @@ private:
   /// Set when a check failed on a record that mentions finished tasks
   /// (mentionsFinishedTasks): the diagnostic needs the run without the rewrite.
   bool needsExactRun = false;
+
+  /// A statement's iteration: the iterators of the source loops around it
+  /// (those with a name), outermost first, with their values in sigma.
+  using Iteration = SmallVector<std::pair<StringAttr, int64_t>, 8>;
+  Iteration getIteration(Operation *op);
+  /// Where the records of each (origin, first actor) were last made: the
+  /// iteration of the earlier access a hazard names (records of several
+  /// iterations merge; the latest is kept).
+  DenseMap<std::tuple<const void *, int64_t, int64_t>, Iteration>
+      recordIterations;
+  /// Notes the iteration of the records `op` makes.
+  void noteRecordIteration(Operation *op, const ElementEffect &effect);
+  /// The iteration the earlier access of `record` ran at, as text (empty:
+  /// not known, e.g. a replayed task made it).
+  std::string describeRecordIteration(const VisibilityRecord &record);
   /// rho.
   std::unique_ptr<SyncStore> env;
   /// The rules of barrier elements that are rings of mbarriers.
@@ -1212,6 +1227,66 @@ LogicalResult Interpreter::getEffect(Operation *op, ElementEffect &effect) {
       });
 }
 
+/// An iteration as `k = 0, kk = 1`.
+static std::string
+formatIteration(ArrayRef<std::pair<StringAttr, int64_t>> iteration) {
+  std::string text;
+  for (auto [index, entry] : llvm::enumerate(iteration))
+    text += (index ? ", " : "") + entry.first.str() + " = " +
+            std::to_string(entry.second);
+  return text;
+}
+
+/// The first (task, thread) of `threads`, if it names some.
+static std::optional<std::pair<int64_t, int64_t>>
+getFirstThread(const ThreadSet &threads) {
+  std::optional<std::pair<int64_t, int64_t>> first;
+  threads.forEachRange([&](int64_t task, int64_t lo, int64_t) {
+    if (!first)
+      first = {task, lo};
+  });
+  return first;
+}
+
+Interpreter::Iteration Interpreter::getIteration(Operation *op) {
+  Iteration iteration;
+  for (auto loop = op->getParentOfType<LoopOp>(); loop;
+       loop = loop->getParentOfType<LoopOp>()) {
+    auto name = dyn_cast<NameLoc>(loop.getIterator().getLoc());
+    auto value = sigma.find(loop.getIterator());
+    if (name && value != sigma.end())
+      iteration.push_back({name.getName(), value->second});
+  }
+  std::reverse(iteration.begin(), iteration.end());
+  return iteration;
+}
+
+void Interpreter::noteRecordIteration(Operation *op,
+                                      const ElementEffect &effect) {
+  std::optional<Iteration> iteration;
+  for (const VisibilityRecord &record : effect.records) {
+    std::optional<std::pair<int64_t, int64_t>> first =
+        getFirstThread(record.actors);
+    if (!first)
+      continue;
+    if (!iteration)
+      iteration = getIteration(op);
+    recordIterations[{record.origin.getAsOpaquePointer(), first->first,
+                      first->second}] = *iteration;
+  }
+}
+
+std::string
+Interpreter::describeRecordIteration(const VisibilityRecord &record) {
+  std::optional<std::pair<int64_t, int64_t>> first =
+      getFirstThread(record.actors);
+  if (!first)
+    return "";
+  auto it = recordIterations.find(
+      {record.origin.getAsOpaquePointer(), first->first, first->second});
+  return it == recordIterations.end() ? "" : formatIteration(it->second);
+}
+
 LogicalResult Interpreter::execEffectGroup(
     ArrayRef<std::pair<Operation *, ElementEffect>> group) {
   const AccessWindow &window = group.front().second.window;
@@ -1223,6 +1298,9 @@ LogicalResult Interpreter::execEffectGroup(
       tracker->noteRecorderCall(call, effect.window);
   }
   if (group.front().second.kind != ElementEffect::Kind::Check) {
+    for (const auto &[op, effect] : group)
+      if (effect.kind == ElementEffect::Kind::Record)
+        noteRecordIteration(op, effect);
     env->update(window, [&](ElementState &state) {
       bool changed = false;
       for (const auto &entry : group)
@@ -1276,7 +1354,10 @@ LogicalResult Interpreter::execEffectGroup(
     reportInvisibleRecord(
         op, found->key, effect.reads, found->rejected.record,
         {effect.level, effect.timelines, effect.convergent, effect.threads},
-        found->rejected.blind, std::move(cause));
+        found->rejected.blind,
+        {formatIteration(getIteration(op)),
+         describeRecordIteration(found->rejected.record), options.hazard},
+        std::move(cause));
     return failure();
   }
   return success();
@@ -1769,7 +1850,7 @@ std::string mlir::exoam::expandBindingShorthand(StringRef options) {
     StringRef name = item.split('=').first;
     if (llvm::is_contained({"args", "engine", "proc", "replay-tasks",
                             "replay-remarks", "bulk-loops", "progress-seconds",
-                            "max-steps", "max-memory"},
+                            "max-steps", "max-memory", "repair"},
                            name))
       kept.push_back(item.str());
     else

@@ -10,9 +10,12 @@
 #include "ExoGPU/AbstractMachine/Passes.h"
 #include "ExoGPU/Analysis/DistributedMemory.h"
 #include "ExoGPU/Conversion/ExoGPUToExoAM.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Transforms/InsertFrees.h"
+#include "SyncRepair.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::exoam {
 #define GEN_PASS_DEF_EXOGPUSYNCCHECK
@@ -39,27 +42,29 @@ struct SyncCheckPass : public exoam::impl::ExoGPUSyncCheckBase<SyncCheckPass> {
 };
 } // namespace
 
-/// The procs to check: `name`, or every proc that no proc calls.
-static FailureOr<SmallVector<exogpu::ProcOp>> selectProcs(ModuleOp module,
-                                                          StringRef name) {
+/// The procs of `program` (the linked copy of `source`) to check: `name`,
+/// or every proc of `source` itself that no proc calls.
+static FailureOr<SmallVector<exogpu::ProcOp>>
+selectProcs(ModuleOp program, ModuleOp source, StringRef name) {
   SmallVector<exogpu::ProcOp> procs;
   if (!name.empty()) {
     auto proc = SymbolTable::lookupNearestSymbolFrom<exogpu::ProcOp>(
-        module, StringAttr::get(module.getContext(), name));
+        program, StringAttr::get(program.getContext(), name));
     if (!proc)
-      return emitError(module.getLoc(), "exogpu-sync-check: no proc named '")
+      return emitError(program.getLoc(), "exogpu-sync-check: no proc named '")
              << name << "'";
     procs.push_back(proc);
     return procs;
   }
   DenseSet<StringRef> called;
-  module.walk([&](exogpu::CallOp call) { called.insert(call.getCallee()); });
-  for (auto proc : module.getOps<exogpu::ProcOp>())
+  program.walk([&](exogpu::CallOp call) { called.insert(call.getCallee()); });
+  SymbolTable symbols(program);
+  for (auto proc : source.getOps<exogpu::ProcOp>())
     if (!called.contains(proc.getSymName()))
-      procs.push_back(proc);
+      procs.push_back(symbols.lookup<exogpu::ProcOp>(proc.getSymName()));
   // Procs that all call each other (recursion) leave nothing to start from.
-  if (procs.empty() && !module.getOps<exogpu::ProcOp>().empty())
-    return emitError(module.getLoc(),
+  if (procs.empty() && !source.getOps<exogpu::ProcOp>().empty())
+    return emitError(program.getLoc(),
                      "exogpu-sync-check: every proc is called by another "
                      "(a recursive call?): nothing to check; name one with "
                      "proc=NAME");
@@ -87,10 +92,15 @@ static LogicalResult checkBindings(ModuleOp module, StringRef passName,
                << "' must not be negative, got " << it->second.value;
     }
   for (const auto &binding : bindings)
-    if (!llvm::is_contained(names, binding.getKey()))
-      return emitError(module.getLoc())
-             << passName << ": no proc it checks has a parameter named '"
-             << binding.getKey() << "'";
+    if (!llvm::is_contained(names, binding.getKey())) {
+      // At the first proc checked: the module has no line of its own.
+      Location at = procs.empty() ? module.getLoc() : procs.front()->getLoc();
+      return emitError(at) << passName
+                           << ": no proc it checks has a parameter named '"
+                           << binding.getKey() << "' (the parameters: "
+                           << (names.empty() ? "none" : llvm::join(names, ", "))
+                           << ")";
+    }
   return success();
 }
 
@@ -106,45 +116,52 @@ void SyncCheckPass::runOnOperation() {
                                << engine << "' (expected box or reference)";
     return signalPassFailure();
   }
+  // The whole program: the definitions the imports bring are checked (and
+  // inlined) like the module's own.
   OwningOpRef<ModuleOp> copy = module.clone();
+  if (failed(exogpu::linkImports(*copy)))
+    return signalPassFailure();
   exogpu::insertFrees(*copy);
-  exogpu::CollectiveAnalysis analysis(*copy);
-  if (!analysis.getDiagnostics().empty()) {
-    exogpu::emitDiagnostics(analysis.getDiagnostics());
-    return signalPassFailure();
-  }
-  // Distributed memory deduction checks who may access each shard (Sec.
-  // 4.1), which the abstract machine takes for granted.
-  exogpu::DistributedMemoryAnalysis distribution(*copy, analysis);
-  if (!distribution.getDiagnostics().empty()) {
-    exogpu::emitDiagnostics(distribution.getDiagnostics());
-    return signalPassFailure();
-  }
-  FailureOr<SmallVector<exogpu::ProcOp>> procs = selectProcs(*copy, procName);
+  FailureOr<SmallVector<exogpu::ProcOp>> procs =
+      selectProcs(*copy, module, procName);
   if (failed(procs) ||
       failed(checkBindings(*copy, getArgument(), *bindings, *procs)))
     return signalPassFailure();
+  SmallVector<std::string> names = llvm::map_to_vector(
+      *procs, [](exogpu::ProcOp proc) { return proc.getSymName().str(); });
 
-  OwningOpRef<ModuleOp> machine = ModuleOp::create(module.getLoc());
-  OpBuilder builder = OpBuilder::atBlockEnd(machine->getBody());
   InterpretOptions interpretOptions{*engineKind, replayTasks, bulkLoops,
                                     replayRemarks};
   interpretOptions.progressSeconds = progressSeconds;
   interpretOptions.maxSteps = maxSteps;
   interpretOptions.maxMemoryMiB = maxMemory;
-  bool ok = true;
-  for (exogpu::ProcOp proc : *procs) {
-    FailureOr<ProcOp> amProc =
-        exogpu::convertProcToExoAM(proc, analysis, builder);
-    if (failed(amProc)) {
-      ok = false;
-      continue;
-    }
-    FailureOr<SmallVector<int64_t>> values =
-        bindParams(*amProc, *bindings, getArgument());
-    ok &= succeeded(values) &&
-          succeeded(interpretProc(*amProc, *values, interpretOptions));
+  std::optional<HazardReport> hazard;
+  interpretOptions.hazard = &hazard;
+  // The run's diagnostics wait, so that a repair can join the hazard's.
+  MLIRContext *context = module.getContext();
+  SmallVector<Diagnostic> held;
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler hold(context, [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+    result =
+        checkProgram(*copy, names, *bindings, getArgument(), interpretOptions);
   }
-  if (!ok)
+  if (failed(result) && hazard && repair) {
+    std::optional<std::string> found = findSyncRepair(
+        *copy, names, *bindings, getArgument(), interpretOptions, *hazard);
+    auto error = llvm::find_if(held, [&](const Diagnostic &diag) {
+      return diag.getSeverity() == DiagnosticSeverity::Error &&
+             diag.getLocation() == hazard->later;
+    });
+    // Part of the error itself: a repair is no separate finding.
+    if (found && error != held.end())
+      *error << "; " << *found;
+  }
+  for (Diagnostic &diag : held)
+    context->getDiagEngine().emit(std::move(diag));
+  if (failed(result))
     signalPassFailure();
 }

@@ -8,7 +8,6 @@
 #include "ExoGPU/Analysis/BufferAccesses.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -180,8 +179,7 @@ unsigned AccessCollector::getParamModes(Operation *callable, unsigned param) {
     else if (auto reduce = dyn_cast<ReduceOp>(op))
       mark(reduce.getDest(), AccessKind::Reduce);
     else if (auto call = dyn_cast<CallOp>(op)) {
-      Operation *callee =
-          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+      Operation *callee = call.lookupCallee();
       SmallVector<unsigned> data;
       if (callee)
         for (unsigned i = 0, e = callee->getRegion(0).front().getNumArguments();
@@ -239,8 +237,7 @@ void AccessCollector::collectLeaf(Operation *op,
       call, call.getCoordKinds(), call.getCoordCounts(), call.getCoords());
   if (failed(coords))
     return;
-  Operation *callee =
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+  Operation *callee = call.lookupCallee();
   SmallVector<unsigned> data;
   if (callee)
     for (BlockArgument arg : callee->getRegion(0).front().getArguments())

@@ -7,7 +7,6 @@
 #include "ExoGPU/Analysis/BufferSharing.h"
 #include "ExoGPU/Analysis/Dependences.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -29,8 +28,7 @@ static SmallVector<ForOp> getEnclosingLoops(Operation *op) {
 static void collectMulticastRoots(Operation *deviceFunction,
                                   DenseSet<Value> &roots) {
   deviceFunction->walk([&](CallOp call) {
-    auto instr = dyn_cast_or_null<InstrOp>(
-        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+    InstrOp instr = call.lookupInstr();
     if (!instr)
       return;
     unsigned data = 0;

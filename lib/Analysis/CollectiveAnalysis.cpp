@@ -11,7 +11,6 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -410,8 +409,7 @@ void CollectiveAnalysis::checkClusterSync(Operation *op,
 void CollectiveAnalysis::checkCall(Operation *op, const CollTiling &tiling,
                                    CollParams params) {
   auto call = cast<CallOp>(op);
-  auto instr =
-      SymbolTable::lookupNearestSymbolFrom<InstrOp>(op, call.getCalleeAttr());
+  InstrOp instr = call.lookupInstr();
   if (!instr || instr.getTarget() != InstrTarget::cuda)
     return;
   // Sec. 3.4: calls to g must only appear at tau_u-scope.

@@ -18,7 +18,6 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <deque>
@@ -295,8 +294,7 @@ void Deducer::visit(Operation *op) {
                             call.getCoords());
   if (!coords)
     return;
-  auto instr =
-      SymbolTable::lookupNearestSymbolFrom<InstrOp>(op, call.getCalleeAttr());
+  InstrOp instr = call.lookupInstr();
   SmallVector<unsigned> dataParams;
   if (instr)
     for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)

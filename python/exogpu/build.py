@@ -9,10 +9,11 @@ function that launches nothing, not even that).
 from __future__ import annotations
 
 import ctypes
+import functools
 import pathlib
 import re
 import subprocess
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from . import tools
 from .errors import BuildError, ToolNotFoundError
@@ -81,6 +82,25 @@ def resolve_arch(arch: Optional[str]) -> str:
             "no CUDA GPU found to compile for: pass arch= (e.g. "
             "arch='sm_90a')")
     return detected
+
+
+@functools.lru_cache(maxsize=None)
+def _gpu_codes(nvcc: str) -> Tuple[str, ...]:
+    """The `sm_XY` targets `nvcc --list-gpu-code` lists (none if it cannot
+    say)."""
+    result = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True,
+                            text=True)
+    return tuple(result.stdout.split()) if result.returncode == 0 else ()
+
+
+def check_arch(nvcc: pathlib.Path, arch: str) -> None:
+    """Raises ValueError when `nvcc` cannot build for `arch` (sm_90a is
+    sm_90 with its architecture-specific features), before any tool runs."""
+    codes = _gpu_codes(str(nvcc))
+    base = re.sub(r"[af]$", "", arch)
+    if codes and base not in codes:
+        raise ValueError(f"nvcc ({nvcc}) cannot build for {arch}: it builds "
+                         f"for {', '.join(codes)}")
 
 
 def nvcc_command(nvcc: pathlib.Path, arch: str, sources: Sequence[str],

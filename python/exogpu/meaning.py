@@ -16,11 +16,11 @@ from typing import Any, Dict, Optional
 from . import tools
 from .compiler import find_signature, proc_name
 from .signature import DTYPES
-from .source import Source, SourceLike, StdlibLike
+from .source import ImportPaths, Source, SourceLike
 
 
 def meaning(source: SourceLike, proc: Optional[str] = None, *,
-            stdlib: StdlibLike = "auto", check_bounds: bool = True,
+            import_paths: ImportPaths = (), check_bounds: bool = True,
             **arguments: Any) -> Any:
     """Runs the sequential meaning of proc `proc` of `source` (a `.mlir`
     path, MLIR text, or a Python proc, whose name `proc` defaults to).
@@ -34,7 +34,7 @@ def meaning(source: SourceLike, proc: Optional[str] = None, *,
     raise ToolError (with `check_bounds=False` they are undefined)."""
     import numpy
 
-    kernel_source = Source(source, stdlib)
+    kernel_source = Source(source, import_paths)
     proc = proc_name(source, proc)
     signature = find_signature(kernel_source, proc)
     where = f"{proc}()"
@@ -75,10 +75,9 @@ def meaning(source: SourceLike, proc: Optional[str] = None, *,
             path = f"{work}/{name}.npy"
             numpy.save(path, array)
             args.append(f"--input={name}={path}")
-        tools.run_tool("exogpu-run", args, kernel_source.combined,
+        tools.run_tool("exogpu-run", args,
                        f"sequential meaning of @{proc} at "
-                       f"{sizes.replace(',', ', ')}",
-                       kernel_source.map_location)
+                       f"{sizes.replace(',', ', ')}", kernel_source)
         outputs = []
         for p in signature.outputs:
             array = numpy.load(f"{work}/out/{p.name}.npy")

@@ -332,8 +332,7 @@ def _run(proc: Proc, op: str, call: _Call, script: str) -> str:
                 [f"--transform-preload-library=transform-library-paths="
                  f"{file.name}", "--transform-interpreter",
                  "--mlir-print-debuginfo", "--mlir-print-local-scope"],
-                source.combined, stage, source.map_location,
-                on_success=lambda stderr: _warn(stderr, call))
+                stage, source, on_success=lambda stderr: _warn(stderr, call))
         except ToolError as error:
             raise _at_call(error, call) from None
     return output
@@ -737,8 +736,8 @@ def replace(proc: Proc, block: Where, instr: Any,
 
 def _linking(proc: Proc, target: Any) -> Proc:
     """`proc` with `target` (an instruction of a library, a Python proc or
-    instruction) among what its module links, so that a rewrite can call
-    it."""
+    instruction) among what its module imports or holds, so that a rewrite
+    can call it."""
     callees, libraries = proc.callees, proc.libraries
     if isinstance(target, LibraryInstr):
         if all(target.library is not known for known in libraries):

@@ -209,6 +209,14 @@ class Signature:
         missing = [p.name for p in self.control_params
                    if p.name not in values]
         if missing:
+            # A size goes missing when an array has too few dimensions: say
+            # that first.
+            for p in self.data_params:
+                if p.name in shapes and len(shapes[p.name]) != len(p.shape):
+                    raise ValueError(
+                        f"{where}: {p.name} must be a {len(p.shape)}-D array "
+                        f"({p.describe()}), got a {len(shapes[p.name])}-D one "
+                        f"of shape {_fmt(tuple(shapes[p.name]))}")
             raise TypeError(f"{where}: no value for {', '.join(missing)}: "
                             "no array argument has it as an extent; pass "
                             + ", ".join(f"{m}=..." for m in missing))

@@ -2,11 +2,18 @@
 
 The tools (`exogpu-opt`, `exogpu-translate`, `exogpu-run`) are found in
 `$EXOGPU_BIN` if it is set (and only there), else in `$EXOGPU_BUILD_DIR/bin`
-if that is set (and only there), else in the repository's `build/bin`, else
-on `PATH`. nvcc is `$EXOGPU_NVCC` if set (and only that), else `nvcc` on
-`PATH`, `$CUDA_HOME/bin/nvcc` or `/usr/local/cuda/bin/nvcc`. The repository
-(for `stdlib/` and `runtime/include`) is `$EXOGPU_ROOT`, else the checkout
-this package lives in (`pip install -e python/`).
+if that is set (and only there), else, with `$EXOGPU_ROOT` set, in its
+`bin` (an installed prefix: `cmake --install`) or `build/bin` (a checkout),
+else in the `build/bin` of the checkout this package lives in (`pip install
+-e python/`), else on `PATH`. nvcc is `$EXOGPU_NVCC` if set (and only that),
+else `nvcc` on `PATH`, `$CUDA_HOME/bin/nvcc` or `/usr/local/cuda/bin/nvcc`.
+
+The runtime headers emitted CUDA includes and the instruction libraries come
+with the package (`exogpu/data`, copied in when the wheel is built); a
+package used from a checkout (`pip install -e python/`) reads the
+checkout's; `$EXOGPU_ROOT`, a prefix or a checkout, comes first. The tools
+resolve a kernel's imports themselves (docs/design/exogpu-dialect.md
+"Imports"); the package's instruction libraries are their last resort.
 """
 
 from __future__ import annotations
@@ -17,42 +24,72 @@ import os
 import pathlib
 import shutil
 import subprocess
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from .errors import ToolError, ToolNotFoundError, parse_diagnostics
 
+if TYPE_CHECKING:
+    from .source import Source
 
-def repository_root() -> pathlib.Path:
-    """The ExoGPU checkout: `stdlib/`, `runtime/include/`, `build/`."""
+_PACKAGE = pathlib.Path(__file__).resolve().parent
+# The checkout the package lives in, when it is used from one.
+_CHECKOUT = _PACKAGE.parents[1]
+_RUNTIME_HEADER = pathlib.Path("exogpu") / "runtime.cuh"
+
+
+def _data_dirs() -> List[pathlib.Path]:
+    """Folders that may hold `runtime/include` and `stdlib` as the package
+    needs them, in the order they are tried."""
+    dirs = []
     root = os.environ.get("EXOGPU_ROOT")
-    path = (pathlib.Path(root) if root else
-            pathlib.Path(__file__).resolve().parents[2])
-    if not (path / "runtime" / "include" / "exogpu" / "runtime.cuh").is_file():
-        raise ToolNotFoundError(
-            f"{path} is not an ExoGPU checkout (no runtime/include/exogpu/"
-            "runtime.cuh): install the package from the repository "
-            "(pip install -e python/) or set EXOGPU_ROOT")
-    return path
+    if root:
+        dirs += [pathlib.Path(root) / "share" / "exogpu", pathlib.Path(root)]
+    dirs += [_PACKAGE / "data", _CHECKOUT]
+    return dirs
 
 
 def runtime_include_dir() -> pathlib.Path:
-    return repository_root() / "runtime" / "include"
+    """The folder of `exogpu/runtime.cuh`, which nvcc gets with -I."""
+    for folder in _data_dirs():
+        include = folder / "runtime" / "include"
+        if (include / _RUNTIME_HEADER).is_file():
+            return include
+    tried = ", ".join(str(d / "runtime" / "include") for d in _data_dirs())
+    raise ToolNotFoundError(
+        f"the ExoGPU runtime headers are not found (looked in {tried}): "
+        "install the wheel (pip wheel python/), use the package from a "
+        "checkout (pip install -e python/), or set EXOGPU_ROOT to an "
+        "installed prefix or a checkout")
 
 
-def _tool_dirs() -> Sequence[pathlib.Path]:
+def stdlib_dir() -> Optional[pathlib.Path]:
+    """The package's instruction libraries (`sm80.mlir`, `sm90a.mlir`)."""
+    for folder in _data_dirs():
+        if (folder / "stdlib" / "sm90a.mlir").is_file():
+            return folder / "stdlib"
+    return None
+
+
+def _tool_dirs() -> Tuple[List[pathlib.Path], bool]:
+    """The folders the tools are looked for in, and whether PATH's follow."""
     if "EXOGPU_BIN" in os.environ:
-        return [pathlib.Path(os.environ["EXOGPU_BIN"])]
+        return [pathlib.Path(os.environ["EXOGPU_BIN"])], False
     if "EXOGPU_BUILD_DIR" in os.environ:
-        return [pathlib.Path(os.environ["EXOGPU_BUILD_DIR"]) / "bin"]
-    dirs = [pathlib.Path(__file__).resolve().parents[2] / "build" / "bin"]
-    dirs += [pathlib.Path(p) for p in os.environ.get("PATH", "").split(
-        os.pathsep) if p]
-    return dirs
+        return [pathlib.Path(os.environ["EXOGPU_BUILD_DIR"]) / "bin"], False
+    root = os.environ.get("EXOGPU_ROOT")
+    if root:
+        return [pathlib.Path(root) / "bin",
+                pathlib.Path(root) / "build" / "bin"], True
+    return [_CHECKOUT / "build" / "bin"], True
 
 
 def find_tool(name: str) -> Optional[pathlib.Path]:
     """The path of ExoGPU tool `name`, or None."""
-    for directory in _tool_dirs():
+    dirs, use_path = _tool_dirs()
+    if use_path:
+        dirs += [pathlib.Path(p) for p in os.environ.get("PATH", "").split(
+            os.pathsep) if p]
+    for directory in dirs:
         candidate = directory / name
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return candidate
@@ -62,12 +99,14 @@ def find_tool(name: str) -> Optional[pathlib.Path]:
 def require_tool(name: str) -> pathlib.Path:
     path = find_tool(name)
     if path is None:
-        dirs = _tool_dirs()
-        where = ", ".join(str(d) for d in dirs[:2]) + (
-            ", PATH" if len(dirs) > 2 else "")
+        dirs, use_path = _tool_dirs()
+        where = ", ".join(str(d) for d in dirs) + (", PATH" if use_path
+                                                   else "")
         raise ToolNotFoundError(
             f"{name} not found (looked in {where}): build ExoGPU (bash "
-            "scripts/build.sh) or set EXOGPU_BUILD_DIR or EXOGPU_BIN")
+            "scripts/build.sh), put an installed prefix's bin on PATH, or set "
+            "EXOGPU_ROOT (an installed prefix or a checkout), "
+            "EXOGPU_BUILD_DIR or EXOGPU_BIN")
     return path
 
 
@@ -124,22 +163,41 @@ def nvcc_version(nvcc: pathlib.Path) -> str:
     return _nvcc_version(str(nvcc), stat.st_size, stat.st_mtime_ns)
 
 
-def run_tool(name: str, args: Sequence[str], stdin: str, stage: str,
-             map_location=None, on_success=None) -> str:
-    """Runs ExoGPU tool `name` on `stdin`; returns its standard output
-    (`on_success`, if given, receives the standard error of a successful
-    run: its warnings and remarks).
+def _environment(tool: pathlib.Path) -> dict:
+    """The environment of a tool run: the package's instruction libraries
+    are searched last when the tool has none of its own
+    (`<bindir>/../share/exogpu/stdlib`)."""
+    environment = dict(os.environ)
+    own = tool.resolve().parent.parent / "share" / "exogpu" / "stdlib"
+    package = stdlib_dir()
+    if not own.is_dir() and package is not None:
+        paths = [p for p in environment.get("EXOGPU_IMPORT_PATH", "").split(
+            os.pathsep) if p]
+        environment["EXOGPU_IMPORT_PATH"] = os.pathsep.join(
+            [*paths, str(package)])
+    return environment
+
+
+def run_tool(name: str, args: Sequence[str], stage: str,
+             source: Optional["Source"] = None, on_success=None) -> str:
+    """Runs ExoGPU tool `name` with `args` on `source` (its file, or its
+    text on stdin); returns the tool's standard output (`on_success`, if
+    given, receives the standard error of a successful run: its warnings
+    and remarks).
 
     A failure raises ToolError with the tool's diagnostics, their positions
-    mapped by `map_location` (see errors.parse_diagnostics). Verifier
-    errors come without MLIR's dump of the failing op in generic form."""
+    mapped by the source (see Source.map_location). Verifier errors come
+    without MLIR's dump of the failing op in generic form."""
+    tool = require_tool(name)
     quiet = ["--mlir-print-op-on-diagnostic=false"] if name in (
         "exogpu-opt", "exogpu-translate") else []
-    command = [str(require_tool(name)), *quiet, *args]
-    result = subprocess.run(command, input=stdin, capture_output=True,
-                            text=True)
+    command = [str(tool), *quiet, *args,
+               *(source.tool_arguments() if source else [])]
+    result = subprocess.run(command, input=source.stdin if source else None,
+                            capture_output=True, text=True,
+                            env=_environment(tool))
     if result.returncode != 0:
-        kwargs = {"map_location": map_location} if map_location else {}
+        kwargs = {"map_location": source.map_location} if source else {}
         raise ToolError(stage, parse_diagnostics(result.stderr, **kwargs),
                         result.stderr)
     if on_success is not None:

@@ -93,14 +93,10 @@ def nvcc():
     return path
 
 
-def printed(source: exogpu.Source) -> str:
-    """The module `source` links, as exogpu-opt prints it (parsed and
-    verified)."""
-    result = subprocess.run(
-        [str(exogpu.tools.require_tool("exogpu-opt"))],
-        input=source.combined, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+def printed(source: exogpu.Source, *flags: str) -> str:
+    """The module of `source` as exogpu-opt prints it (parsed and verified,
+    its imports resolved; `flags` go to exogpu-opt)."""
+    return exogpu.tools.run_tool("exogpu-opt", flags, "printing", source)
 
 
 def pytest_report_header(config):

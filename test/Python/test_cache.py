@@ -1,6 +1,7 @@
 """The cache of built kernels: a second compile is a hit, and a hit needs
 neither the ExoGPU tools nor nvcc (the tool path points at nothing)."""
 
+import json
 import os
 import pathlib
 import stat
@@ -37,7 +38,7 @@ def test_second_compile_hits(filled):
     assert second.cached and second.library_path == first.library_path
     entry = first.library_path.parent
     assert sorted(p.name for p in entry.iterdir()) == [
-        "kernel.cu", "kernel.so", "signature.json"]
+        "imports.json", "kernel.cu", "kernel.so", "signature.json"]
     assert entry.parent.parent == root
     assert "extern \"C\" cudaError_t host_scale(" in \
         first.cuda_source.read_text()
@@ -57,23 +58,74 @@ def test_hit_without_tools(filled, no_tools):
         compile_host(root, check={"M": 3, "N": 12})
 
 
-def test_what_the_key_holds(filled, tmp_path):
+def test_what_the_key_holds(filled, tmp_path, monkeypatch):
     root, first = filled
     request = first.library_path.parent.parent.name
     text = (INPUTS / "host_scale.mlir").read_text()
-    # The same text passed as a string is the same request.
+    # The same text passed as a string, from the file's folder (where its
+    # relative imports would start), is the same request.
+    monkeypatch.chdir(INPUTS)
     assert exogpu.compile(text, "host_scale", check=CHECK, arch="sm_80",
                           cache_dir=root).cached
+    monkeypatch.chdir(tmp_path)
     changed = [
         compile_host(root, check=[CHECK, {"M": 1, "N": 4}]),
         compile_host(root, arch="sm_86"),
         compile_host(root, nvcc_flags=["-lineinfo"]),
         exogpu.compile(text + "\n// a comment\n", "host_scale", check=CHECK,
                        arch="sm_80", cache_dir=root),
+        compile_host(root, import_paths=[tmp_path]),
     ]
     requests = {k.library_path.parent.parent.name for k in changed}
-    assert len(requests) == 4 and request not in requests
+    assert len(requests) == 5 and request not in requests
     assert not any(k.cached for k in changed)
+
+
+def test_an_edited_import_builds_anew(tmp_path, monkeypatch):
+    # The kernel imports the proc it calls from another file: editing that
+    # file invalidates the entry, restoring it finds the entry again.
+    library = tmp_path / "scale_lib.mlir"
+    library.write_text(SCALE.replace("FACTOR", "2.0"))
+    kernel = tmp_path / "kernel.mlir"
+    kernel.write_text(KERNEL)
+    options = {"check": {"N": 4}, "arch": "sm_80",
+               "cache_dir": tmp_path / "cache"}
+    first = exogpu.compile(kernel, "scale_twice", **options)
+    assert json.loads((first.library_path.parent / "imports.json")
+                      .read_text()) == {
+        str(library.resolve()): exogpu.tools.file_digest(library)}
+    assert exogpu.compile(kernel, "scale_twice", **options).cached
+    library.write_text(SCALE.replace("FACTOR", "3.0"))
+    edited = exogpu.compile(kernel, "scale_twice", **options)
+    assert not edited.cached
+    assert edited.library_path != first.library_path
+    library.write_text(SCALE.replace("FACTOR", "2.0"))
+    assert exogpu.compile(kernel, "scale_twice", **options).library_path \
+        == first.library_path
+    # Without the tools, an entry whose imports are absent serves (a cache
+    # carried to another machine), one whose imports changed does not.
+    monkeypatch.setenv("EXOGPU_BIN", str(tmp_path / "no-tools"))
+    library.write_text(SCALE.replace("FACTOR", "4.0"))
+    with pytest.raises(exogpu.ToolNotFoundError):
+        exogpu.compile(kernel, "scale_twice", **options)
+    library.unlink()
+    assert exogpu.compile(kernel, "scale_twice", **options).cached
+
+
+SCALE = """
+exogpu.proc @scale(%N: size, %x: f32[%N] @DRAM) {
+  exogpu.for %i in seq(0, %N) {
+    exogpu.assign %x[%i] = %x[%i] * FACTOR : f32[?] @DRAM
+  }
+}
+"""
+
+KERNEL = """exogpu.import "scale_lib.mlir"
+exogpu.proc @scale_twice(%N: size, %x: f32[%N] @DRAM) {
+  exogpu.call @scale[%N](%x[:]) : f32[?] @DRAM
+  exogpu.call @scale[%N](%x[:]) : f32[?] @DRAM
+}
+"""
 
 
 def test_a_new_nvcc_builds_anew(filled, tmp_path, monkeypatch, nvcc):
@@ -117,6 +169,9 @@ def test_store_keeps_a_concurrent_entry(tmp_path):
         (folder / cache.LIBRARY).write_text("second")
     assert store.store("r", "t", fill_again) == entry
     assert (entry / cache.LIBRARY).read_text() == "first"
-    assert [p.name for p in (tmp_path / "r").iterdir()] == ["t"]
-    assert store.lookup("r", "t") == entry and store.lookup("r", None) == \
-        entry and store.lookup("r", "u") is None
+    assert [p.name for p in (tmp_path / "r").iterdir()] == [entry.name]
+    assert entry.name.startswith("t-")
+    digest = exogpu.tools.file_digest
+    assert store.lookup("r", "t", digest) == entry and \
+        store.lookup("r", None, digest) == entry and \
+        store.lookup("r", "u", digest) is None

@@ -8,6 +8,8 @@ language."""
 import ast
 import copy
 import importlib.util
+import json
+import pathlib
 import random
 import re
 import subprocess
@@ -516,20 +518,43 @@ def test_the_check_passes_and_a_missing_size_is_reported():
 # -- One object through the whole flow ---------------------------------------
 
 
-def test_mlir_declares_the_libraries_and_includes_the_callees():
-    dispatch = load_file(EXAMPLES / "gemm_tf32.py").gemm_tf32
+def test_mlir_imports_the_libraries_and_holds_the_callees():
+    """A proc's module imports the libraries its procs declare and holds
+    the procs it calls (Python procs of other files) before it. The import
+    is located where the file imports the library, else (here: only the
+    callees' files import sm90a) at the proc."""
+    path = EXAMPLES / "gemm_tf32.py"
+    dispatch = load_file(path).gemm_tf32
     text = dispatch.mlir()
-    assert text.startswith("// exogpu-stdlib: sm90a\n")
+    assert text.startswith(
+        f'exogpu.import "sm90a" loc("{path}":{dispatch.line}:1)\n')
     procs = re.findall(r"^exogpu\.proc @(\w+)", text, re.M)
     assert procs == ["gemm_tf32_overlap_sm90a", "gemm_tf32_sm90a",
                      "gemm_tf32_128x128_sm90a", "gemm_tf32"]
     assert [c.name for c in dispatch.callees] == procs[:3]
-    source = exogpu.Source(dispatch)
-    assert [pathlib_name(p) for p, _ in source.libraries] == ["sm90a.mlir"]
+    # The tools find the library by its name.
+    signature = exogpu.tools.run_tool("exogpu-translate",
+                                      ["--to-signature-json"], "signatures",
+                                      exogpu.Source(dispatch))
+    imports = json.loads(signature)["imports"]
+    assert [pathlib.Path(p).name for p in imports] == ["sm90a.mlir"]
 
 
-def pathlib_name(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
+def test_an_unknown_library_is_reported_at_its_import(tmp_path):
+    """A library the tools cannot find (here: the package knows one the
+    tools do not) is reported at the Python line that imports it."""
+    path = write(tmp_path, """\
+        @proc
+        def zero(x: f32[4] @ DRAM):
+            for i in seq(0, 4):
+                x[i] = 0.0
+        """)
+    text = load_file(path).zero.mlir()
+    assert text.startswith(f'exogpu.import "sm90a" loc("{path}":3:1)')
+    result = exogpu_opt(text.replace('"sm90a"', '"sm90b"', 1))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{path}:3:1: error: ")
+    assert "sm90b" in result.stderr
 
 
 def test_meaning_takes_a_proc():

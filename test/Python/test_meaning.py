@@ -32,7 +32,7 @@ def test_read_write_parameter_and_several_outputs():
     a, x = random((2, 4), 5), random(4, 6)
     y = numpy.ones((2, 4), numpy.float32)
     y_out, z = exogpu.meaning(INPUTS / "host_scale.mlir", "host_scale",
-                              stdlib=None, a=a, x=x, y=y)
+                              a=a, x=x, y=y)
     numpy.testing.assert_array_equal(y_out, 1 + a * x)
     numpy.testing.assert_array_equal(z, 2 * a[:, 0])
     numpy.testing.assert_array_equal(y, 1)  # the argument is not written
@@ -47,7 +47,7 @@ exogpu.proc @double(%N: size, %x: bf16[%N] @DRAM, %y: bf16[%N] @DRAM) {
 }
 """
     x = numpy.array([0x3FC0, 0xBF80], numpy.uint16)  # 1.5, -1.0
-    y = exogpu.meaning(source, "double", stdlib=None, x=x)
+    y = exogpu.meaning(source, "double", x=x)
     assert y.view(numpy.uint16).tolist() == [0x4040, 0xC000]  # 3.0, -2.0
 
 
@@ -79,7 +79,7 @@ exogpu.proc @ahead(%N: size, %x: f32[%N] @DRAM, %y: f32[%N] @DRAM) {
 }
 """
     with pytest.raises(exogpu.ToolError) as caught:
-        exogpu.meaning(source, "ahead", stdlib=None, x=random(8, 1))
+        exogpu.meaning(source, "ahead", x=random(8, 1))
     error = caught.value
     assert error.stage == "sequential meaning of @ahead at N=8"
     assert "out-of-bounds access" in error.message

@@ -1,6 +1,8 @@
 """The signature of a proc (exogpu-translate --to-signature-json) and the
 binding of arrays to it: sizes derived from shapes, extents, `requires`."""
 
+import json
+
 import pytest
 
 import exogpu
@@ -10,8 +12,8 @@ from exogpu.signature import INT32_MAX, evaluate, holds
 from conftest import EXAMPLES, INPUTS
 
 
-def signature_of(path, proc, stdlib="auto"):
-    return signatures(exogpu.Source(path, stdlib))[proc]
+def signature_of(path, proc):
+    return signatures(exogpu.Source(path))[proc]
 
 
 @pytest.fixture(scope="module")
@@ -54,15 +56,39 @@ def test_every_example_has_a_signature():
     assert seen["gemm_splitk_sm90a"].param("C").access == "read_write"
 
 
-def test_includes_are_read_from_the_including_folder(tmp_path):
-    # The entry point calls the variants its `exogpu-include` line names.
-    source = exogpu.Source(EXAMPLES / "gemm_tf32.mlir")
-    assert source.combined.index("@gemm_tf32_128x128_sm90a(") < \
-        source.combined.index("@gemm_tf32(")
-    kernel = tmp_path / "kernel.mlir"
-    kernel.write_text("// exogpu-include: missing.mlir\n")
-    with pytest.raises(FileNotFoundError, match="no such file to include"):
-        exogpu.Source(kernel)
+def test_imports_are_resolved_by_the_tools(tmp_path, monkeypatch):
+    # The entry point imports the variants it calls: their procs have host
+    # functions too, and the signature names every imported file.
+    procs = signatures(exogpu.Source(EXAMPLES / "gemm_tf32.mlir"))
+    assert {"gemm_tf32", "gemm_tf32_128x128_sm90a"} <= set(procs)
+    text = exogpu.compiler._signature_json(
+        exogpu.Source(EXAMPLES / "gemm_tf32.mlir"))
+    imported = [pathlib_name(p) for p in json.loads(text)["imports"]]
+    assert sorted(imported) == ["gemm_tf32_128x128_sm90a.mlir",
+                                "gemm_tf32_overlap_sm90a.mlir",
+                                "gemm_tf32_sm90a.mlir", "sm90a.mlir"]
+    # A kernel file's imports start from its folder; text's from the
+    # current folder, then the import paths.
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "copy.mlir").write_text(COPY)
+    kernel = tmp_path / "parts" / "kernel.mlir"
+    kernel.write_text('exogpu.import "copy.mlir"\n')
+    assert "copy" in signatures(exogpu.Source(kernel))
+    with pytest.raises(exogpu.ToolError, match="cannot find 'copy.mlir'"):
+        signatures(exogpu.Source(kernel.read_text()))
+    assert "copy" in signatures(exogpu.Source(
+        kernel.read_text(), import_paths=[tmp_path / "parts"]))
+    monkeypatch.chdir(tmp_path / "parts")
+    assert "copy" in signatures(exogpu.Source(kernel.read_text()))
+
+
+COPY = """
+exogpu.proc @copy(%N: size, %x: f32[%N] @DRAM, %y: f32[%N] @DRAM) {
+  exogpu.for %i in seq(0, %N) {
+    exogpu.assign %y[%i] = %x[%i] : f32[?] @DRAM, f32[?] @DRAM
+  }
+}
+"""
 
 
 def test_evaluate_every_operator():
@@ -110,11 +136,17 @@ def test_bind_shape_mismatch_names_the_parameter_and_the_origin(gemv):
         gemv.bind({"A": (256, 64), "x": (64, 1)}, {})
 
 
-def test_bind_missing_size(splitk):
+def test_bind_missing_size(splitk, gemv):
     with pytest.raises(TypeError, match=r"gemm_splitk_sm90a\(\): no value "
                        "for S, KC: no array argument has it as an extent; "
                        "pass S=..., KC=..."):
         splitk.bind({"C": (256, 256)}, {})
+    # A 1-D array where a 2-D one is expected: the rank, not the size it
+    # would have given.
+    with pytest.raises(ValueError, match=r"gemv\(\): A must be a 2-D array "
+                       r"\(A: f32\[M, N\] @CudaGmemLinear\), got a 1-D one "
+                       r"of shape \(256,\)"):
+        gemv.bind({"A": (256,)}, {})
 
 
 def test_bind_requires_clause(gemv):
@@ -146,7 +178,7 @@ exogpu.proc @pick(%N: size, %i: index, %twice: bool, %x: f32[%N] @DRAM)
   exogpu.assign %x[0] = 1.0 : f32[?] @DRAM
 }
 """
-    signature = signatures(exogpu.Source(source, stdlib=None))["pick"]
+    signature = signatures(exogpu.Source(source))["pick"]
     assert signature.bind({"x": (4,)}, {"i": 3, "twice": False}) == {
         "N": 4, "i": 3, "twice": False}
     assert signature.bind({"x": (4,)}, {"i": 9, "twice": True})["i"] == 9
@@ -158,28 +190,21 @@ exogpu.proc @pick(%N: size, %i: index, %twice: bool, %x: f32[%N] @DRAM)
         signature.bind({"x": (4,)}, {})
 
 
-def test_source_reads_the_stdlib_marker_and_maps_locations():
-    tf32 = exogpu.Source(EXAMPLES / "gemm_tf32_sm90a.mlir")
-    assert [pathlib_name(p) for p, _ in tf32.libraries] == ["sm90a.mlir"]
-    sm80 = exogpu.Source(EXAMPLES / "sm80_gemm.mlir")
-    assert [pathlib_name(p) for p, _ in sm80.libraries] == ["sm80.mlir"]
-    # No marker: sm90a; None: no library.
-    assert [pathlib_name(p) for p, _ in exogpu.Source(
-        EXAMPLES / "gemv.mlir").libraries] == ["sm90a.mlir"]
-    host = exogpu.Source(INPUTS / "host_scale.mlir", stdlib=None)
-    assert host.libraries == [] and host.combined == host.text
-    library_lines = tf32.libraries[0][1].count("\n")
-    location = tf32.map_location("<stdin>", library_lines + 60, 3)
-    assert (location.file, location.line, location.column) == (
-        str(EXAMPLES / "gemm_tf32_sm90a.mlir"), 60, 3)
-    assert tf32.map_location("<stdin>", 5, 1).file.endswith("sm90a.mlir")
+def test_source_arguments_and_locations(tmp_path):
+    tf32 = exogpu.Source(EXAMPLES / "gemm_tf32_sm90a.mlir",
+                         import_paths=[tmp_path])
+    assert tf32.tool_arguments() == [
+        f"-I{tmp_path}", str(EXAMPLES / "gemm_tf32_sm90a.mlir")]
+    assert tf32.stdin is None
+    text = exogpu.Source(COPY)
+    assert text.tool_arguments() == ["-"] and text.stdin == COPY
+    # A tool reads text on stdin: its locations name the user's string.
+    location = text.map_location("<stdin>", 3, 5)
+    assert str(location) == "<string>:3:5"
     assert str(tf32.map_location("other.mlir", 5, 1)) == "other.mlir:5:1"
 
 
 def test_source_errors():
-    with pytest.raises(FileNotFoundError, match="unknown instruction "
-                       "library 'sm70' \\(known: sm80, sm90a"):
-        exogpu.Source(EXAMPLES / "gemv.mlir", stdlib="sm70")
     with pytest.raises(FileNotFoundError, match="no such kernel file"):
         exogpu.Source("no/such/kernel.mlir")
     with pytest.raises(TypeError, match="source must be a path or MLIR text"):

@@ -15,8 +15,8 @@ from conftest import EXAMPLES, INPUTS
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 
 
-def signature_of(path, proc, stdlib="auto"):
-    return signatures(exogpu.Source(path, stdlib))[proc]
+def signature_of(path, proc):
+    return signatures(exogpu.Source(path))[proc]
 
 
 def test_schemas():
@@ -26,7 +26,7 @@ def test_schemas():
     assert schema(signature_of(EXAMPLES / "gemm_splitk_sm90a.mlir",
                                "gemm_splitk_sm90a")) == \
         "(Tensor A, Tensor B, Tensor C) -> Tensor"
-    host = signature_of(INPUTS / "host_scale.mlir", "host_scale", None)
+    host = signature_of(INPUTS / "host_scale.mlir", "host_scale")
     assert schema(host) == "(Tensor a, Tensor x, Tensor y) -> (Tensor, " \
         "Tensor)"
     arguments, results = operator_parameters(host)
@@ -41,7 +41,7 @@ exogpu.proc @fill(%N: size, %K: size, %i: index, %on: bool,
   exogpu.assign %y[0, 0] = %x[0] : f32[?, ?] @DRAM, f32[?] @DRAM
 }
 """
-    signature = signatures(exogpu.Source(source, None))["fill"]
+    signature = signatures(exogpu.Source(source))["fill"]
     # K comes from x; N only sizes the output: an argument.
     assert schema(signature) == \
         "(Tensor x, SymInt N, int i, bool on) -> Tensor"

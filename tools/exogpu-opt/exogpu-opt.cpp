@@ -3,6 +3,7 @@
 // Part of ExoGPU. Parses, verifies, transforms and prints exogpu / exoam IR:
 //   exogpu-opt --exogpu-collective-analysis --exogpu-sync-check kernel.mlir
 //   exogpu-opt --transform-interpreter schedule-and-kernel.mlir
+// `-I DIR` adds a folder to those `exogpu.import` searches.
 // It also reads the upstream dialects that --convert-exogpu-to-standard
 // produces, so that its output and modules mixing host code with procs
 // (examples/embedding) parse.
@@ -21,6 +22,13 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+
+static llvm::cl::list<std::string>
+    importDirs("I",
+               llvm::cl::desc("Search this folder for the files "
+                              "exogpu.import names (repeatable)"),
+               llvm::cl::value_desc("dir"), llvm::cl::Prefix);
 
 namespace mlir::exogpu {
 // Test passes (test/lib).
@@ -43,6 +51,9 @@ int main(int argc, char **argv) {
   mlir::exogpu::registerTestRandomSchedulePass();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
+      argc, argv, "ExoGPU optimizer driver\n", registry);
+  mlir::exogpu::addExoGPUImportPaths(registry, importDirs);
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "ExoGPU optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv, inputFile, outputFile, registry));
 }

@@ -5,21 +5,26 @@
 // MLIR, and compares it with another proc or with arrays produced
 // elsewhere (a GPU run):
 //
-//   cat stdlib/sm90a.mlir examples/sm90a_gemm.mlir |
-//       exogpu-run --proc=gemm_sm90a --sizes=M=256,N=256,K=64
-//   ... | exogpu-run --proc=gemm_sm90a --compare=gemm_abt_ref --sizes=...
-//   ... | exogpu-run --proc=gemm_sm90a --input-dir=in --expect-dir=gpu ...
-//   ... | exogpu-run --proc=gemm_sm90a --emit-cuda-driver=driver.cu
+//   exogpu-run examples/sm90a_gemm.mlir --proc=gemm_sm90a --sizes=M=256,...
+//   exogpu-run examples/sm90a_gemm.mlir examples/reference/gemm.mlir
+//       --proc=gemm_sm90a --compare=gemm_abt_ref --sizes=...
+//   exogpu-run ... --proc=gemm_sm90a --input-dir=in --expect-dir=gpu ...
+//   exogpu-run ... --proc=gemm_sm90a --emit-cuda-driver=driver.cu
+//
+// Files after the first are imported into it (as by `exogpu.import`); the
+// imports are linked before the procs run.
 //
 // docs/running.md describes the options, the input fill and the tolerances.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Registration.h"
 #include "ExoGPU/Runner/Comparison.h"
 #include "ExoGPU/Runner/CudaDriver.h"
 #include "ExoGPU/Runner/JitProgram.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringMap.h"
@@ -40,9 +45,15 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("exogpu-run options");
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<input .mlir, or - for stdin>"),
-                                      cl::init("-"), cl::cat(category));
+static cl::list<std::string>
+    inputFiles(cl::Positional,
+               cl::desc("<input .mlir, or - for stdin> [files it imports...]"),
+               cl::cat(category));
+static cl::list<std::string>
+    importDirs("I",
+               cl::desc("Search this folder for the files exogpu.import "
+                        "names (repeatable)"),
+               cl::value_desc("dir"), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
     procName("proc",
              cl::desc("The proc to run (default: the module's only "
@@ -412,9 +423,11 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registerExoGPUDialects(registry);
+  addExoGPUImportPaths(registry, importDirs);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   std::string error;
+  std::string inputFile = inputFiles.empty() ? "-" : inputFiles.front();
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &error);
   if (!buffer) {
     llvm::WithColor::error(llvm::errs(), "exogpu-run") << error << "\n";
@@ -423,8 +436,17 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // Verified once the other files are imported.
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module)
+    return 1;
+  for (StringRef file : llvm::reverse(llvm::drop_begin(inputFiles))) {
+    SmallString<256> path(file);
+    llvm::sys::fs::make_absolute(path);
+    addImport(*module, path);
+  }
+  if (failed(verify(*module)) || failed(linkImports(*module)))
     return 1;
   llvm::Expected<bool> passed = runMain(*module);
   if (!passed) {

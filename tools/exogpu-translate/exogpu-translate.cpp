@@ -1,18 +1,20 @@
 //===- exogpu-translate.cpp - ExoGPU translation driver -------------------===//
 //
 // Part of ExoGPU. Translates exogpu modules out of MLIR, in the style of
-// mlir-translate, linking instruction libraries first:
+// mlir-translate; the definitions the module's `exogpu.import`s bring are
+// translated with it:
 //
-//   exogpu-translate --to-cuda --stdlib=stdlib/sm90a.mlir gemm.mlir -o gemm.cu
+//   exogpu-translate --to-cuda gemm.mlir -o gemm.cu
 //   exogpu-translate --to-cuda-header gemm.mlir -o gemm.h
 //   exogpu-translate --to-signature-json gemm.mlir -o gemm.json
 //
 // Like mlir-translate it takes --split-input-file and --verify-diagnostics
-// (for tests of the translation's diagnostics). The module is verified after
-// the libraries are linked, so it may call their instructions.
+// (for tests of the translation's diagnostics). `-I DIR` adds a folder to
+// those imports search.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Registration.h"
 #include "ExoGPU/Target/CUDA/SignatureJson.h"
 #include "ExoGPU/Target/CUDA/TranslateToCuda.h"
@@ -24,6 +26,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -52,12 +55,16 @@ int main(int argc, char **argv) {
           clEnumValN(Action::ToSignatureJson, "to-signature-json",
                      "the host functions' parameters, extents, roles and "
                      "preconditions as JSON (docs/python.md)")));
+  llvm::cl::list<std::string> importDirs(
+      "I",
+      llvm::cl::desc("Search this folder for the files exogpu.import names "
+                     "(repeatable)"),
+      llvm::cl::value_desc("dir"), llvm::cl::Prefix);
   llvm::cl::list<std::string> libraries(
       "stdlib",
-      llvm::cl::desc("Library to link into the module: an instruction "
-                     "library (e.g. stdlib/sm90a.mlir) or a file of procs "
-                     "the module calls; repeatable"),
-      llvm::cl::value_desc("file"));
+      llvm::cl::desc("Deprecated: import this file into the module, as "
+                     "`exogpu.import` does (repeatable)"),
+      llvm::cl::value_desc("file"), llvm::cl::Hidden);
   llvm::cl::opt<bool> skipSyncValidation(
       "skip-sync-validation",
       llvm::cl::desc("Do not validate the lowered synchronization of kernels "
@@ -97,6 +104,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   exogpu::registerExoGPUDialects(registry);
+  exogpu::addExoGPUImportPaths(registry, importDirs);
   auto processChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                           raw_ostream &os) -> LogicalResult {
     MLIRContext context(registry);
@@ -107,13 +115,18 @@ int main(int argc, char **argv) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(chunk), SMLoc());
     auto translate = [&]() -> LogicalResult {
-      // Verified after linking: the module may call library instructions.
+      // Verified once the --stdlib files are imported.
       ParserConfig config(&context, /*verifyAfterParse=*/false);
       OwningOpRef<ModuleOp> module =
           parseSourceFile<ModuleOp>(sourceMgr, config);
-      SmallVector<std::string> paths(libraries.begin(), libraries.end());
-      if (!module || failed(exogpu::linkInstructionLibraries(*module, paths)) ||
-          failed(verify(*module)))
+      if (!module)
+        return failure();
+      for (const std::string &library : llvm::reverse(libraries)) {
+        SmallString<256> path(library);
+        llvm::sys::fs::make_absolute(path);
+        exogpu::addImport(*module, path);
+      }
+      if (failed(verify(*module)))
         return failure();
       switch (action) {
       case Action::ToCuda: {

@@ -31,7 +31,7 @@ SM90A = "sm_90a"
 @dataclass
 class Program:
     """A kernel to translate: a proc of the concatenation of `sources`
-    (instruction library first), optionally edited.
+    (which import their instruction libraries), optionally edited.
 
     `derive` replaces each `old` text of the proc's definition by `new`
     (each must occur exactly once there); `cu_delete` deletes the first line
@@ -79,9 +79,6 @@ def _example(proc, sources, arch, program_options=None, **kwargs):
                            **(program_options or {})), **kwargs)
 
 
-SM80_LIB = "stdlib/sm80.mlir"
-SM90A_LIB = "stdlib/sm90a.mlir"
-
 EXAMPLES = [
     _example("vector_add", ["examples/vector_add.mlir"], SM80,
              math="f32", sum_length="1", reference="vector_add",
@@ -107,13 +104,13 @@ EXAMPLES = [
              device=[{"M": 8192, "N": 8192}],
              sanitize={"M": 256, "N": 256},
              meaning_math="exact"),
-    _example("gemv_shuffle", [SM80_LIB, "examples/gemv_shuffle.mlir"], SM80,
+    _example("gemv_shuffle", ["examples/gemv_shuffle.mlir"], SM80,
              math="f32", sum_length="N", reference="gemv",
              meaning=[{"M": 4, "N": 32}, {"M": 1024, "N": 1024}],
              device=[{"M": 8192, "N": 8192}],
              sanitize={"M": 256, "N": 256},
              meaning_math="exact"),
-    _example("gemm_sm80", [SM80_LIB, "examples/sm80_gemm.mlir"], SM80,
+    _example("gemm_sm80", ["examples/sm80_gemm.mlir"], SM80,
              math="tf32", sum_length="K", reference="gemm_ab",
              meaning=[{"M": 128, "N": 128, "K": 16},
                       {"M": 512, "N": 512, "K": 512}],
@@ -121,7 +118,7 @@ EXAMPLES = [
                      {"M": 2048, "N": 2048, "K": 2048},
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 256, "N": 256, "K": 64}),
-    _example("gemm_sm90a", [SM90A_LIB, "examples/sm90a_gemm.mlir"], SM90A,
+    _example("gemm_sm90a", ["examples/sm90a_gemm.mlir"], SM90A,
              math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 256, "N": 256, "K": 32},
                       {"M": 512, "N": 512, "K": 512}],
@@ -130,13 +127,13 @@ EXAMPLES = [
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 256, "N": 256, "K": 256}),
     # The benchmark's kernels (bench/kernels.py, docs/performance.md).
-    _example("gemv_fast", [SM80_LIB, "examples/gemv_fast.mlir"], SM80,
+    _example("gemv_fast", ["examples/gemv_fast.mlir"], SM80,
              math="f32", sum_length="N", reference="gemv",
              meaning=[{"M": 16, "N": 256}, {"M": 1024, "N": 1024}],
              device=[{"M": 8192, "N": 8192}],
              sanitize={"M": 256, "N": 256},
              meaning_math="exact"),
-    _example("gemm_tf32_sm90a", [SM90A_LIB, "examples/gemm_tf32_sm90a.mlir"],
+    _example("gemm_tf32_sm90a", ["examples/gemm_tf32_sm90a.mlir"],
              SM90A, math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 1024, "N": 256, "K": 32},
                       {"M": 1024, "N": 512, "K": 1024}],
@@ -144,7 +141,7 @@ EXAMPLES = [
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 1024, "N": 256, "K": 64}),
     _example("gemm_tf32_overlap_sm90a",
-             [SM90A_LIB, "examples/gemm_tf32_overlap_sm90a.mlir"], SM90A,
+             ["examples/gemm_tf32_overlap_sm90a.mlir"], SM90A,
              math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 1024, "N": 256, "K": 128},
                       {"M": 2048, "N": 256, "K": 512}],
@@ -152,21 +149,19 @@ EXAMPLES = [
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 1024, "N": 256, "K": 256}),
     _example("gemm_tf32_128x128_sm90a",
-             [SM90A_LIB, "examples/gemm_tf32_128x128_sm90a.mlir"], SM90A,
+             ["examples/gemm_tf32_128x128_sm90a.mlir"], SM90A,
              math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 128, "N": 128, "K": 64},
                       {"M": 512, "N": 384, "K": 1024}],
              device=[{"M": 1024, "N": 1024, "K": 1024},
                      {"M": 2048, "N": 2048, "K": 2048}],
              sanitize={"M": 256, "N": 256, "K": 256}),
-    # The one-kernel entry points: the meaning sizes take the 128 x 128
-    # branch, the device sizes the other two (M, N >= 2048: outputs of 16
-    # MiB and more, too large to carry their meaning).
+    # The one-kernel entry points (they import the variants they call): the
+    # meaning sizes take the 128 x 128 branch, the device sizes the other
+    # two (M, N >= 2048: outputs of 16 MiB and more, too large to carry
+    # their meaning).
     _example("gemm_tf32",
-             [SM90A_LIB, "examples/gemm_tf32_sm90a.mlir",
-              "examples/gemm_tf32_overlap_sm90a.mlir",
-              "examples/gemm_tf32_128x128_sm90a.mlir",
-              "examples/gemm_tf32.mlir"], SM90A,
+             ["examples/gemm_tf32.mlir"], SM90A,
              math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 256, "N": 128, "K": 128},
                       {"M": 1024, "N": 512, "K": 256}],
@@ -174,10 +169,7 @@ EXAMPLES = [
                      {"M": 8192, "N": 8192, "K": 512}],
              sanitize={"M": 256, "N": 256, "K": 128}),
     _example("gemm_bf16",
-             [SM90A_LIB, "examples/gemm_bf16_overlap_sm90a.mlir",
-              "examples/gemm_bf16_sm90a.mlir",
-              "examples/gemm_bf16_128x128_sm90a.mlir",
-              "examples/gemm_bf16.mlir"], SM90A,
+             ["examples/gemm_bf16.mlir"], SM90A,
              math="bf16", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 256, "N": 128, "K": 128},
                       {"M": 1024, "N": 512, "K": 256}],
@@ -185,7 +177,7 @@ EXAMPLES = [
                      {"M": 8192, "N": 8192, "K": 512}],
              sanitize={"M": 256, "N": 256, "K": 128}),
     _example("gemm_bf16_overlap_sm90a",
-             [SM90A_LIB, "examples/gemm_bf16_overlap_sm90a.mlir"], SM90A,
+             ["examples/gemm_bf16_overlap_sm90a.mlir"], SM90A,
              math="bf16", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 1024, "N": 256, "K": 256},
                       {"M": 2048, "N": 256, "K": 512}],
@@ -193,14 +185,14 @@ EXAMPLES = [
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 1024, "N": 256, "K": 512}),
     _example("gemm_bf16_128x128_sm90a",
-             [SM90A_LIB, "examples/gemm_bf16_128x128_sm90a.mlir"], SM90A,
+             ["examples/gemm_bf16_128x128_sm90a.mlir"], SM90A,
              math="bf16", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 128, "N": 128, "K": 128},
                       {"M": 512, "N": 384, "K": 1024}],
              device=[{"M": 1024, "N": 1024, "K": 1024},
                      {"M": 2048, "N": 2048, "K": 2048}],
              sanitize={"M": 256, "N": 256, "K": 256}),
-    _example("gemm_bf16_sm90a", [SM90A_LIB, "examples/gemm_bf16_sm90a.mlir"],
+    _example("gemm_bf16_sm90a", ["examples/gemm_bf16_sm90a.mlir"],
              SM90A, math="bf16", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 1024, "N": 256, "K": 64},
                       {"M": 1024, "N": 1024, "K": 1024}],
@@ -208,7 +200,7 @@ EXAMPLES = [
                      {"M": 4096, "N": 4096, "K": 4096}],
              sanitize={"M": 1024, "N": 256, "K": 128}),
     _example("gemm_splitk_sm90a",
-             [SM90A_LIB, "examples/gemm_splitk_sm90a.mlir"], SM90A,
+             ["examples/gemm_splitk_sm90a.mlir"], SM90A,
              math="tf32", sum_length="S*KC", reference="gemm_abt",
              meaning=[{"M": 256, "N": 256, "S": 2, "KC": 32},
                       {"M": 512, "N": 512, "S": 8, "KC": 256}],
@@ -227,7 +219,7 @@ for _proc, _reference in [("attention_fwd_d128", "attention"),
                           ("attention_fwd_d64", "attention"),
                           ("attention_fwd_d64_causal", "attention_causal")]:
     EXAMPLES.append(_example(
-        _proc, [SM90A_LIB, ATTENTION], SM90A, ATTENTION_PROGRAM,
+        _proc, [ATTENTION], SM90A, ATTENTION_PROGRAM,
         math="bf16", sum_length="S", reference=_reference,
         meaning=[{"BH": 1, "S": 128}, {"BH": 1, "S": 384}],
         device=[{"BH": 16, "S": 2048}, {"BH": 4, "S": 8192}],
@@ -238,7 +230,7 @@ for _proc, _reference in [("attention_fwd_d128", "attention"),
 SPLITK = Program("splitk_gemv", "splitk_gemv",
                  ["examples/bug-study/splitk_gemv.mlir"], SM80)
 SCALE = Program("scale_tma_store", "scale_tma_store",
-                [SM90A_LIB, "examples/bug-study/scale_tma_store.mlir"], SM90A)
+                ["examples/bug-study/scale_tma_store.mlir"], SM90A)
 
 
 def _example_program(name):

@@ -10,6 +10,7 @@
 #define EXOGPU_ABSTRACTMACHINE_INTERPRETER_H
 
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMOps.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUAttrs.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::exoam {
@@ -27,6 +28,18 @@ enum class Engine {
 
 /// Parses `reference` or `box`.
 std::optional<Engine> parseEngine(StringRef name);
+
+/// The hazard a run reported, as data: where a repair could go and what it
+/// could order (SyncCheckPass looks for a fence the check accepts).
+struct HazardReport {
+  /// The statements of the later access (the failing check) and of the
+  /// earlier access it is not ordered after.
+  Location later, earlier;
+  /// Sync timelines a fence between the two could take, fewest timelines
+  /// first: for its `pre` (covering the earlier access's timeline) and its
+  /// `post` (covering the later access's).
+  SmallVector<exogpu::SyncTimeline, 4> pre, post;
+};
 
 /// How to run the machine.
 struct InterpretOptions {
@@ -59,6 +72,8 @@ struct InterpretOptions {
   /// The most heap (MiB) a run may grow to; the reference engine refuses an
   /// ALLOC whose elements' states could take more.
   uint64_t maxMemoryMiB = 4096;
+  /// Set to the hazard of a failing CheckReads or CheckMutates, if given.
+  std::optional<HazardReport> *hazard = nullptr;
 };
 
 /// Runs `proc` from the initial state (task id 0, empty environment) with

@@ -31,7 +31,8 @@ def ExoAMInterpret : Pass<"exoam-interpret", "ModuleOp"> {
   let dependentDialects = ["::mlir::exoam::ExoAMDialect"];
   let options = [
     ListOption<"args", "args", "std::string",
-               "values of the procs' control parameters, as name=value">,
+               "values of the procs' control parameters, one name=value item "
+               "each (M=64; a bool is true or false)">,
     Option<"engine", "engine", "std::string", /*default=*/"\"box\"",
            "how the machine stores its state: box (fast, the default) or "
            "reference (one state per element; the test oracle)">,
@@ -78,7 +79,18 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
     hazard (RAW, WAR, WAW, use after free of shared memory, or an
     arrive/await count mismatch at a barrier's free), the variable and
     element, the earlier access with its location, threads and timeline,
-    and the synchronization that would order the two.
+    the iteration each access ran at (the values of the source loops
+    around it, `k = 0, kk = 0, cta = 0, wg = 1`), and the synchronization
+    that would order the two. With `repair` (the default), the check then
+    tries `exogpu.fence(pre, post)` with the suggested timelines right
+    before the later access and right after the earlier one, each on a
+    copy, and names the first the check accepts and where it goes.
+
+    `args` (the `name=value` items, also written directly: `M=64,N=32`)
+    binds every size, index and bool parameter of the procs checked: an
+    integer, or `true` / `false` for a bool. From C++,
+    `ExoGPUSyncCheckOptions::args` takes the same items, one per element:
+    `options.args = {"M=64", "N=32"}`.
 
     ```
     exogpu-opt --exogpu-sync-check="M=1024,N=1024,K=512" gemm.mlir
@@ -88,7 +100,8 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
   let dependentDialects = ["::mlir::exoam::ExoAMDialect"];
   let options = [
     ListOption<"args", "args", "std::string",
-               "values of the procs' control parameters, as name=value">,
+               "values of the procs' control parameters, one name=value item "
+               "each (M=64; a bool is true or false)">,
     Option<"procName", "proc", "std::string", /*default=*/"",
            "check only this proc (default: every proc no other proc calls)">,
     Option<"engine", "engine", "std::string", /*default=*/"\"box\"",
@@ -117,6 +130,9 @@ def ExoGPUSyncCheck : Pass<"exogpu-sync-check", "ModuleOp"> {
     Option<"maxMemory", "max-memory", "uint64_t", /*default=*/"4096",
            "the most heap (MiB) a run may grow to; the reference engine "
            "refuses an allocation whose elements' states could take more">,
+    Option<"repair", "repair", "bool", /*default=*/"true",
+           "after a hazard, look for a fence the check accepts (each "
+           "candidate checked on a copy) and name it in a note">,
   ];
 }
 

@@ -19,8 +19,9 @@ namespace mlir::exogpu {
 /// precision (f16, bf16, f32, f64, i8, i32) itself.
 Type getStorageType(Type precision);
 
-/// Replaces every exogpu.proc of `module` by a func.func of the same name
-/// computing its sequential meaning and drops the exogpu.instr definitions.
+/// Links `module`'s imports into it (exogpu::linkImports), then replaces
+/// every exogpu.proc by a func.func of the same name computing its
+/// sequential meaning and drops the exogpu.instr definitions.
 /// Errors are reported at the exogpu ops; on failure the module is left
 /// partially converted.
 LogicalResult convertExoGPUToStandard(ModuleOp module);

@@ -74,6 +74,8 @@ def ConvertExoGPUToStandard : Pass<"convert-exogpu-to-standard", "ModuleOp"> {
       control arguments and argument windows (locations are call-site
       locations); a proc call becomes a `func.call`.
 
+    The module's `exogpu.import`s are linked in first (as
+    `--exogpu-link-imports` does): imported procs become functions too.
     Instruction definitions are dropped. Recursive procs are rejected.
 
     ```

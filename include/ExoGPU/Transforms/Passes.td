@@ -28,4 +28,22 @@ def ExoGPUInsertFrees : Pass<"exogpu-insert-frees", "ModuleOp"> {
   let dependentDialects = ["::mlir::exogpu::ExoGPUDialect"];
 }
 
+def ExoGPULinkImports : Pass<"exogpu-link-imports", "ModuleOp"> {
+  let summary = "Copy the definitions the module's imports bring into it";
+  let description = [{
+    Replaces each `exogpu.import` by the definitions of the file it names
+    and of the files that file imports, each file once, in the order `cat`
+    would have prepended them (docs/design/exogpu-dialect.md "Imports"). The
+    result holds the whole program and reads like the concatenated files.
+    A definition the module already holds a copy of is not copied again.
+    The CUDA translation, `--convert-exogpu-to-standard` and `exogpu-run`
+    link their input themselves; the other passes read imported definitions
+    where they are.
+
+    ```
+    exogpu-opt --exogpu-link-imports examples/sm90a_gemm.mlir
+    ```
+  }];
+}
+
 #endif // EXOGPU_TRANSFORMS_PASSES_TD

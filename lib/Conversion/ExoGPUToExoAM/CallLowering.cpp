@@ -9,7 +9,6 @@
 #include "ExoGPU/Conversion/ExoGPUToExoAM.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "ProcLowering.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -20,8 +19,7 @@ using namespace mlir::exogpu::lowering;
 //===----------------------------------------------------------------------===//
 
 LogicalResult ProcLowering::lowerCall(CallOp call) {
-  Operation *callee =
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+  Operation *callee = call.lookupCallee();
   if (auto instr = dyn_cast_or_null<InstrOp>(callee))
     return lowerInstrCall(call, instr);
   if (auto proc = dyn_cast_or_null<ProcOp>(callee))

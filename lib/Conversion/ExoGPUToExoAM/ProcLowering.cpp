@@ -335,9 +335,13 @@ LogicalResult ProcLowering::lowerFor(ForOp loop) {
                                       AffineMapAttr::get(packer.getMap(packed)),
                                       packer.getOperands());
   OpBuilder::InsertionGuard guard(builder);
-  Block *body =
-      builder.createBlock(&amLoop.getBody(), {}, {builder.getIndexType()},
-                          {loop.getIterator().getLoc()});
+  // The iterator keeps the source's name (a NameLoc), for diagnostics that
+  // say at which iteration an access ran.
+  Location iterLoc = loop.getIterator().getLoc();
+  if (StringAttr name = loop.getIterNameAttr())
+    iterLoc = NameLoc::get(name, iterLoc);
+  Block *body = builder.createBlock(&amLoop.getBody(), {},
+                                    {builder.getIndexType()}, {iterLoc});
   frame->ctrl[loop.getIterator()] = addGlobal(body->getArgument(0));
   // Fig. 5: a cuda_tasks iteration starts a new task.
   if (loop.getMode() == LoopMode::cuda_tasks)

@@ -11,15 +11,13 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "SequentialLowering.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
 using namespace mlir::exogpu::sequential;
 
 LogicalResult SequentialLowering::lowerCall(CallOp call) {
-  Operation *callee =
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+  Operation *callee = call.lookupCallee();
   if (auto instr = dyn_cast_or_null<InstrOp>(callee))
     return inlineInstr(call, instr);
   if (auto proc = dyn_cast_or_null<ProcOp>(callee))

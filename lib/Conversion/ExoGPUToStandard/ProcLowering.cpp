@@ -9,6 +9,7 @@
 
 #include "ExoGPU/Conversion/ExoGPUToStandard.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "SequentialLowering.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -56,8 +57,7 @@ LogicalResult SequentialLowering::checkNoRecursion(ArrayRef<ProcOp> procs) {
       return success();
     active.insert(proc);
     WalkResult result = proc.walk([&](CallOp call) {
-      auto callee = dyn_cast_or_null<ProcOp>(
-          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+      ProcOp callee = call.lookupProc();
       if (!callee)
         return WalkResult::advance();
       if (active.contains(callee)) {
@@ -120,6 +120,9 @@ LogicalResult SequentialLowering::run() {
 }
 
 LogicalResult mlir::exogpu::convertExoGPUToStandard(ModuleOp module) {
+  // The meaning of the whole program: imported procs become functions too.
+  if (failed(linkImports(module)))
+    return failure();
   return SequentialLowering(module).run();
 }
 

@@ -10,7 +10,6 @@
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ParamAccess.h"
 #include "Translation.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;

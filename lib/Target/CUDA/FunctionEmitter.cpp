@@ -8,7 +8,6 @@
 
 #include "FunctionEmitter.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/CudaTemplate.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -58,9 +57,7 @@ LogicalResult FunctionEmitter::emitOp(Operation *op) {
   } else if (auto window = dyn_cast<WindowOp>(op)) {
     return emitWindow(window);
   } else if (auto call = dyn_cast<CallOp>(op)) {
-    Operation *callee =
-        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
-    if (auto instr = dyn_cast_or_null<InstrOp>(callee))
+    if (InstrOp instr = call.lookupInstr())
       return emitInstrCall(call, instr);
   }
   return emitInternalError(op->getLoc())
@@ -419,16 +416,20 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
            << "call does not match the parameters of " << instr.getSymName();
   ArrayAttr names = instr.getArgNames();
   std::string expanded;
-  for (const CudaTemplatePiece &piece : *pieces) {
+  for (auto [index, piece] : llvm::enumerate(*pieces)) {
     if (!piece.isPlaceholder) {
       expanded += piece.text;
       continue;
     }
+    // The expansion as the one operand the placeholder stands for.
+    auto operand = [&, index = index](const std::string &text) {
+      return asOperand(*pieces, index, text);
+    };
     if (piece.name == "bar") {
       FailureOr<std::string> address = getBarrierAddress(call);
       if (failed(address))
         return failure();
-      expanded += *address;
+      expanded += operand(*address);
       continue;
     }
     unsigned param = 0;
@@ -442,7 +443,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
     if (instr.getParamKind(param) != ParamKind::data) {
       std::string value =
           printControlArg(call, position[param], instr.getParamKind(param));
-      expanded += wrapOperand(value);
+      expanded += operand(value);
       continue;
     }
     const BufferView &view = (*views)[position[param]];
@@ -472,8 +473,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       unsigned d = mapDims[coord];
       AffineExpr relative =
           normalizeControlExpr(view.dims[d].lo - it->second.view.dims[d].lo);
-      std::string value = state.print(relative);
-      expanded += wrapOperand(value);
+      expanded += operand(state.print(relative));
       continue;
     }
     unsigned strideDim;
@@ -482,7 +482,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
           state.elementStride(view, strideDim, call.getLoc());
       if (failed(stride))
         return failure();
-      expanded += wrapOperand(*stride);
+      expanded += operand(*stride);
       continue;
     }
     field = piece.field;
@@ -490,7 +490,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       FailureOr<std::string> pointer = state.pointerTo(view, call.getLoc());
       if (failed(pointer))
         return failure();
-      expanded += *pointer;
+      expanded += operand(*pointer);
       continue;
     }
     FailureOr<SmallVector<std::string>> elements =
@@ -520,7 +520,7 @@ LogicalResult FunctionEmitter::emitInstrCall(CallOp call, InstrOp instr) {
       return emitInternalError(call.getLoc())
              << "{" << piece.name << "." << field << "} is past the "
              << elements->size() << " element(s) of the argument";
-    expanded += (*elements)[element];
+    expanded += operand((*elements)[element]);
   }
   out.comment(state.describe(call));
   SmallVector<StringRef> lines;

@@ -12,7 +12,6 @@
 #include "HostEmitter.h"
 #include "ControlBounds.h"
 #include "KernelEmitter.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -146,9 +145,7 @@ LogicalResult HostEmitter::emitOp(Operation *op) {
     return window.getSpecial() ? emitTensorMap(window)
                                : FunctionEmitter::emitOp(op);
   if (auto call = dyn_cast<CallOp>(op)) {
-    Operation *callee =
-        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
-    if (auto proc = dyn_cast_or_null<ProcOp>(callee))
+    if (ProcOp proc = call.lookupProc())
       return emitProcCall(call, proc);
   }
   return FunctionEmitter::emitOp(op);

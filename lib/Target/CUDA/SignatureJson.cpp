@@ -26,8 +26,10 @@
 #include "ExoGPU/Target/CUDA/SignatureJson.h"
 #include "CodeWriter.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ParamAccess.h"
 #include "HostEmitter.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/JSON.h"
@@ -222,18 +224,45 @@ static void writeProc(llvm::json::OStream &json, ProcOp proc) {
   });
 }
 
-LogicalResult mlir::exogpu::translateModuleToSignatureJson(ModuleOp module,
-                                                           raw_ostream &os) {
+/// The files `module` imports, directly or not, each once (their real
+/// paths), for a cache that must see when one of them changes.
+static SmallVector<std::string> getImportedFiles(ModuleOp module) {
+  llvm::SetVector<const Library *> files;
+  for (ImportOp import : module.getOps<ImportOp>()) {
+    FailureOr<const Library *> library = import.getLibrary();
+    if (failed(library))
+      continue;
+    files.insert_range((*library)->closure);
+    files.insert(*library);
+  }
+  return llvm::map_to_vector(files,
+                             [](const Library *file) { return file->path; });
+}
+
+/// The signatures of every proc of `linked` (`module` with its imports
+/// linked) as JSON.
+static void writeSignatures(ModuleOp module, ModuleOp linked, raw_ostream &os) {
   {
     llvm::json::OStream json(os, /*IndentSize=*/2);
     json.object([&] {
       json.attribute("format", 1);
+      json.attributeArray("imports", [&] {
+        for (const std::string &file : getImportedFiles(module))
+          json.value(file);
+      });
       json.attributeArray("procs", [&] {
-        for (ProcOp proc : module.getOps<ProcOp>())
+        for (ProcOp proc : linked.getOps<ProcOp>())
           writeProc(json, proc);
       });
     });
   }
   os << "\n";
-  return success();
+}
+
+LogicalResult mlir::exogpu::translateModuleToSignatureJson(ModuleOp module,
+                                                           raw_ostream &os) {
+  return withImportsLinked(module, [&](ModuleOp linked) {
+    writeSignatures(module, linked, os);
+    return success();
+  });
 }

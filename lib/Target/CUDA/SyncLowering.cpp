@@ -417,7 +417,7 @@ KernelEmitter::getExpectedBytes(ArriveOp arrive, Value barrier) {
         }
         repeat *= *trips;
       }
-      InstrOp instr = lookupInstr(call);
+      InstrOp instr = call.lookupInstr();
       FailureOr<SmallVector<BufferView>> views = getCallViews(call);
       if (!instr || failed(views))
         return WalkResult::interrupt();

@@ -284,7 +284,7 @@ static StatementAccesses classifyAccesses(Operation *op) {
   auto call = dyn_cast<CallOp>(op);
   if (!call)
     return kind;
-  InstrOp instr = lookupInstr(call);
+  InstrOp instr = call.lookupInstr();
   if (!instr) {
     // Not an instruction (the translation rejects it later): assume the
     // worst.

@@ -12,7 +12,6 @@
 
 #include "ExoGPU/Dialect/ExoAM/IR/SyncTimelines.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::exogpu::cuda {
 
@@ -48,16 +47,10 @@ inline uint32_t getParamTimelines(InstrOp instr, unsigned i) {
   return mask;
 }
 
-/// The instruction a call calls, or null (a proc, or an unknown symbol).
-inline InstrOp lookupInstr(CallOp call) {
-  return dyn_cast_or_null<InstrOp>(
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
-}
-
 /// Whether some data parameter of the instruction `call` calls accesses
 /// memory on one of `timelines` (false for a call of a proc).
 inline bool callUsesTimelines(CallOp call, uint32_t timelines) {
-  InstrOp instr = lookupInstr(call);
+  InstrOp instr = call.lookupInstr();
   if (!instr)
     return false;
   for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i)

@@ -9,11 +9,9 @@
 #include "ExoGPU/Target/CUDA/TranslateToCuda.h"
 #include "ExoGPU/Dialect/ExoAM/IR/ExoAMDialect.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Target/CUDA/SignatureJson.h"
 #include "HostEmitter.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -76,9 +74,10 @@ std::optional<unsigned> mlir::exogpu::parseSyncFaults(StringRef list) {
   return faults;
 }
 
-LogicalResult
-mlir::exogpu::translateModuleToCuda(ModuleOp module, raw_ostream &os,
-                                    const CudaTranslationOptions &options) {
+/// translateModuleToCuda of a module without imports.
+static LogicalResult
+translateLinkedModuleToCuda(ModuleOp module, raw_ostream &os,
+                            const CudaTranslationOptions &options) {
   FailureOr<std::unique_ptr<ModuleState>> state = analyze(module);
   if (failed(state))
     return failure();
@@ -120,8 +119,9 @@ mlir::exogpu::translateModuleToCuda(ModuleOp module, raw_ostream &os,
   return success();
 }
 
-LogicalResult mlir::exogpu::translateModuleToCudaHeader(ModuleOp module,
-                                                        raw_ostream &os) {
+/// translateModuleToCudaHeader of a module without imports.
+static LogicalResult translateLinkedModuleToCudaHeader(ModuleOp module,
+                                                       raw_ostream &os) {
   CodeWriter out(os);
   std::string guard = "EXOGPU_";
   for (char c : getSourceName(module))
@@ -161,29 +161,18 @@ LogicalResult mlir::exogpu::translateModuleToCudaHeader(ModuleOp module,
 }
 
 LogicalResult
-mlir::exogpu::linkInstructionLibraries(ModuleOp module,
-                                       ArrayRef<std::string> paths) {
-  MLIRContext *context = module.getContext();
-  SymbolTable symbols(module);
-  // Libraries are verified with the module they are linked into: a file
-  // of procs (the GEMM variants an entry point calls) calls instructions
-  // of another library.
-  ParserConfig config(context, /*verifyAfterParse=*/false);
-  for (const std::string &path : paths) {
-    OwningOpRef<ModuleOp> library = parseSourceFile<ModuleOp>(path, config);
-    if (!library)
-      return emitError(module.getLoc())
-             << "cannot read the instruction library '" << path << "'";
-    Block *body = module.getBody();
-    for (Operation &op : llvm::make_early_inc_range(*library->getBody())) {
-      auto symbol = dyn_cast<SymbolOpInterface>(op);
-      // A definition in the module itself wins over the library's.
-      if (symbol && symbols.lookup(symbol.getName()))
-        continue;
-      op.moveBefore(body, body->begin());
-    }
-  }
-  return success();
+mlir::exogpu::translateModuleToCuda(ModuleOp module, raw_ostream &os,
+                                    const CudaTranslationOptions &options) {
+  return withImportsLinked(module, [&](ModuleOp linked) {
+    return translateLinkedModuleToCuda(linked, os, options);
+  });
+}
+
+LogicalResult mlir::exogpu::translateModuleToCudaHeader(ModuleOp module,
+                                                        raw_ostream &os) {
+  return withImportsLinked(module, [&](ModuleOp linked) {
+    return translateLinkedModuleToCudaHeader(linked, os);
+  });
 }
 
 void mlir::exogpu::registerToCudaTranslation() {

@@ -9,10 +9,10 @@
 #include "ExoGPU/Analysis/Dependences.h"
 #include "ExoGPU/Analysis/RuntimeChecks.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "ExoGPU/Transforms/Scheduling/BufferRewrites.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -33,8 +33,7 @@ static StringRef paramName(CallableT op, unsigned i) {
 FailureOr<SmallVector<Operation *>>
 mlir::exogpu::inlineCall(RewriterBase &rewriter, CallOp call,
                          Refusal &refusal) {
-  auto callee = dyn_cast_or_null<ProcOp>(
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+  ProcOp callee = call.lookupProc();
   if (!callee) {
     refusal.at(call.getLoc())
         << "inline applies to calls of procs (instructions are hardware)";
@@ -357,8 +356,7 @@ static StringRef equivalenceClass(ProcOp proc) {
 
 FailureOr<ProcOp> mlir::exogpu::copyProc(RewriterBase &rewriter, ProcOp proc,
                                          StringRef name, Refusal &refusal) {
-  if (SymbolTable::lookupNearestSymbolFrom(
-          proc, StringAttr::get(proc.getContext(), name))) {
+  if (lookupSymbol(proc, StringAttr::get(proc.getContext(), name))) {
     refusal.at(proc.getLoc())
         << "copy_proc: a symbol named @" << name << " exists";
     return failure();
@@ -376,8 +374,7 @@ FailureOr<ProcOp> mlir::exogpu::copyProc(RewriterBase &rewriter, ProcOp proc,
 
 LogicalResult mlir::exogpu::callEqv(RewriterBase &rewriter, CallOp call,
                                     ProcOp other, Refusal &refusal) {
-  auto callee = dyn_cast_or_null<ProcOp>(
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+  ProcOp callee = call.lookupProc();
   if (!callee) {
     refusal.at(call.getLoc()) << "call_eqv applies to calls of procs";
     return failure();

@@ -2,10 +2,11 @@
 
 `from exogpu.stdlib import sm90a` binds a `Library`: the instruction
 library `stdlib/sm90a.mlir`. The libraries a module imports are the ones
-its procs declare (their modules link them), and a proc calls their
-instructions as `sm90a.Sm90_tma_load_128x32_f32(...)` or by the bare name. The frontend only needs the instructions' names (to resolve a
-call and to say which library it links); their signatures and rules stay in
-the library and are the tools' to check.
+its procs declare (their modules import them: `exogpu.import "sm90a"`),
+and a proc calls their instructions as `sm90a.Sm90_tma_load_128x32_f32(...)`
+or by the bare name. The frontend only needs the instructions' names (to
+resolve a call and to say which library it imports); their signatures and
+rules stay in the library and are the tools' to check.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pathlib
 import re
 from typing import FrozenSet
 
-from .. import source
+from .. import tools
 
 # `exogpu.instr @NAME(` and `exogpu.proc @NAME(` at the start of a line.
 _SYMBOL = re.compile(r"^\s*exogpu\.(?:instr|proc)\s+@([A-Za-z_][\w$.]*)",
@@ -38,14 +39,24 @@ class LibraryInstr:
 
 
 class Library:
-    """An instruction library, by name (`"sm90a"`) or path."""
+    """An instruction library, by name (`"sm90a"`)."""
 
     def __init__(self, name: str):
         self.name = name
 
     @functools.cached_property
     def path(self) -> pathlib.Path:
-        return source.find_library(self.name)
+        """The library's file, as the tools find `exogpu.import "NAME"`
+        (the instruction libraries that come with the package)."""
+        folder = tools.stdlib_dir()
+        path = folder / f"{self.name}.mlir" if folder else None
+        if path is None or not path.is_file():
+            known = sorted(p.stem for p in folder.glob("*.mlir")) \
+                if folder else []
+            raise FileNotFoundError(
+                f"unknown instruction library {self.name!r} (known: "
+                f"{', '.join(known) or 'none'})")
+        return path
 
     @functools.cached_property
     def symbols(self) -> FrozenSet[str]:

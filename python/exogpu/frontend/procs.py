@@ -29,6 +29,7 @@ import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ..errors import FrontendError, Location
+from .expressions import mlir_string
 from .libraries import Library
 from .translate import Translation, Translator
 
@@ -43,13 +44,11 @@ class ModuleText:
     libraries: List[Library]
 
 
-def library_declaration(libraries: Sequence[Library]) -> List[str]:
-    """The lines that declare the instruction libraries a module links.
-
-    Today the tools read a library prepended to the kernel, and a kernel
-    names it with a `// exogpu-stdlib: NAME` line (docs/stdlib.md, read by
-    source.Source); this is the one place that spells the declaration."""
-    return [f"// exogpu-stdlib: {library.name}" for library in libraries]
+def library_import(library: Library, where: Location) -> str:
+    """The statement that imports an instruction library into a module
+    (`exogpu.import "sm90a"`, docs/stdlib.md), located at `where`."""
+    return (f"exogpu.import {mlir_string(library.name)} "
+            f"loc({mlir_string(where.file)}:{where.line}:{where.column})")
 
 
 class Program:
@@ -104,9 +103,9 @@ class Callable(Program):
 
 
 def module_text(roots: Sequence[Callable]) -> ModuleText:
-    """The module of `roots`: the library declaration, then every proc and
-    instruction they call (callees first, each once) and the roots, in
-    order."""
+    """The module of `roots`: the imports of the instruction libraries,
+    then every proc and instruction they call (callees first, each once)
+    and the roots, in order."""
     ordered: List[Callable] = []
 
     def visit(node: Callable) -> None:
@@ -122,9 +121,10 @@ def module_text(roots: Sequence[Callable]) -> ModuleText:
         for library in node.libraries:
             if all(library is not known for known in libraries):
                 libraries.append(library)
-    lines = library_declaration(libraries)
     locations: List[Optional[Location]] = [
         _import_location(roots[-1], library) for library in libraries]
+    lines = [library_import(library, where)
+             for library, where in zip(libraries, locations)]
     for node in ordered:
         part = node.op_text()
         lines.extend(part.text.splitlines())
@@ -135,7 +135,7 @@ def module_text(roots: Sequence[Callable]) -> ModuleText:
 def _import_location(root: Callable, library: Library) -> Location:
     """Where `root`'s file imports `library` (`from exogpu.stdlib import
     sm90a`), else where `root` is defined: the Python line a diagnostic of
-    the library's declaration points at."""
+    the library's import (not found, fails to verify) points at."""
     lines = linecache.getlines(root.file)
     if lines:
         for node in ast.walk(_parse_file(root.file, "".join(lines))):

@@ -3,7 +3,7 @@
 Each name is the instruction library of that name (`stdlib/sm90a.mlir`,
 `stdlib/sm80.mlir`; docs/stdlib.md lists their instructions). Importing
 one into a module declares it for the module's procs: their calls resolve
-bare instruction names against it, and the modules they emit link it.
+bare instruction names against it, and the modules they emit import it.
 """
 
 from ..frontend.libraries import Library

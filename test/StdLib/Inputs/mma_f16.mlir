@@ -1,6 +1,6 @@
-// @mma_f16 of test/Target/CUDA/stdlib-sm80.mlir (run after stdlib/sm80.mlir): C = A * B^T,
-// Ct = A * Bt.
-// exogpu-stdlib: sm80
+// @mma_f16 of test/Target/CUDA/stdlib-sm80.mlir: C = A * B^T, Ct = A * Bt.
+exogpu.import "sm80"
+
 exogpu.proc @mma_f16(%A: f16[16, 16] @CudaGmemLinear, %B: f16[8, 16] @CudaGmemLinear, %Bt: f16[16, 8] @CudaGmemLinear, %C: f32[16, 8] @CudaGmemLinear, %Ct: f32[16, 8] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 32) {
     exogpu.for %task in cuda_tasks(0, 1) {

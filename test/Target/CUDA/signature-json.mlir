@@ -1,15 +1,17 @@
 // RUN: exogpu-translate --to-signature-json %s | FileCheck %s
 // RUN: exogpu-translate --to-signature-json %s | %python -m json.tool > /dev/null
-// RUN: exogpu-translate --to-signature-json --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %exogpu_src_root/examples/gemm_splitk_sm90a.mlir | FileCheck %s --check-prefix=SPLITK
+// RUN: exogpu-translate --to-signature-json %exogpu_src_root/examples/gemm_splitk_sm90a.mlir | FileCheck %s --check-prefix=SPLITK
 
 // The machine-readable host API (include/ExoGPU/Target/CUDA/SignatureJson.h,
 // docs/python.md "The signature"): per proc its C declaration, every
 // parameter's kind, and for data parameters the element type, the extents
 // as expression trees and as text, the memory, whether it lives on the host
 // and the access mode; the `requires` clause as text and in disjunctive
-// normal form.
+// normal form; the files the module imports (none here; the split-k GEMM
+// imports the sm90a library).
 
 // CHECK-LABEL: "format": 1,
+// CHECK-NEXT:  "imports": [],
 // CHECK-NEXT:  "procs": [
 
 // Every parameter kind; extents with every operator; every access mode;
@@ -171,6 +173,9 @@ exogpu.proc @fill(%N: size, %out: i32[%N] @DRAM) requires %N <= 64 and %N > 0 {
 }
 
 // The split-k GEMM adds its partial sums into C: C is read and written.
+// SPLITK:      "imports": [
+// SPLITK-NEXT:   "{{.*}}/stdlib/sm90a.mlir"
+// SPLITK-NEXT: ],
 // SPLITK: "declaration": "cudaError_t gemm_splitk_sm90a(cudaStream_t stream, int64_t M, int64_t N, int64_t S, int64_t KC, const float *A, const float *B, float *C)",
 // SPLITK: "name": "C",
 // SPLITK: "access": "read_write"

@@ -1,9 +1,9 @@
-// exogpu-stdlib: sm80
-// exogpu-stdlib: sm90a
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
+exogpu.import "sm80"
+exogpu.import "sm90a"
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
 // The programs pass the synchronization check.
-// RUN: cat %exogpu_src_root/stdlib/sm80.mlir %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -c %t.cu -o %t.o %}
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -c %t.cu -o %t.o %}
 
 // Arrive/Await by barrier mechanism (seeds/002 Fig. 13; guide "Queue
 // Barrier"; seeds/004 commit groups and mbarriers).

@@ -1,9 +1,9 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm80.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm80.mlir %s | exogpu-opt --exogpu-sync-check=engine=reference -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir %s -o %t.cu && %nvcc -arch=sm_80 -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: exogpu-opt %s --exogpu-sync-check=engine=reference -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc -arch=sm_80 -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS --implicit-check-not=LDL --implicit-check-not=STL %}
-// exogpu-stdlib: sm80
+exogpu.import "sm80"
 
 // The 16-byte global loads of stdlib/sm80.mlir (examples/gemv_fast.mlir),
 // called from a kernel that passes the collective analysis, the distributed

@@ -1,7 +1,7 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm80.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm80.mlir %s -o %t.cu && %nvcc -arch=sm_80 -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// exogpu-stdlib: sm80
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc -arch=sm_80 -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+exogpu.import "sm80"
 
 // Every instruction of stdlib/sm80.mlir, called from small kernels that pass
 // the collective analysis, the distributed memory deduction and the

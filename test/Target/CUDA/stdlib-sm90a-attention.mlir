@@ -1,11 +1,11 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check=engine=reference -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-run --proc=softmax_rows_n128 | FileCheck %s --check-prefix=SOFTMAX
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-run --proc=ex2_approx | FileCheck %s --check-prefix=EX2
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 --implicit-check-not=C7510 %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: exogpu-opt %s --exogpu-sync-check=engine=reference -o /dev/null
+// RUN: exogpu-run %s --proc=softmax_rows_n128 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: exogpu-run %s --proc=ex2_approx | FileCheck %s --check-prefix=EX2
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 --implicit-check-not=C7510 %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS --implicit-check-not=LDL --implicit-check-not=STL %}
-// exogpu-stdlib: sm90a
+exogpu.import "sm90a"
 
 // The instructions of stdlib/sm90a.mlir that the attention kernel adds
 // (examples/attention_fwd_sm90a.mlir), called from small kernels that pass
@@ -491,7 +491,7 @@ exogpu.proc @wgmma_rs_f16_n256(%B: f16[256, 64] @CudaGmemLinear, %V: f16[4, 128,
 // CHECK: __floats2bfloat162_rn(D64[32 * (0) + 4 * q], D64[32 * (0) + 4 * q + 1])
 // CHECK: call @Sm90_store_d_m64n128_tile64x64_bf16[j](O[j + 1, :, :], D128[:, :])
 // CHECK: call @Sm90_tma_store_3d_1x64x64_bf16(Out_map[0:1, :, j * 64:j * 64 + 64], O[j, :, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];" :: "l"(&Out_map), "r"((j * 64)), "r"(0), "r"(0), "r"(exo::smem_address(O + j * 4096)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];" :: "l"(&Out_map), "r"(j * 64), "r"(0), "r"(0), "r"(exo::smem_address(O + j * 4096)) : "memory");
 exogpu.proc @attention_tiles(%Out: bf16[1, 64, 192] @CudaGmemLinear) {
   %Out_map = exogpu.window %Out[:, :, :] @Sm90_tensorMap(128, 1, 64, 64) : bf16[1, 64, 192] @CudaGmemLinear
   exogpu.device_function(blockDim = 128) {

@@ -1,9 +1,9 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check="M=128" -o /dev/null
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check="M=128,engine=reference" -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check="M=128" -o /dev/null
+// RUN: exogpu-opt %s --exogpu-sync-check="M=128,engine=reference" -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS --implicit-check-not=LDL --implicit-check-not=STL %}
-// exogpu-stdlib: sm90a
+exogpu.import "sm90a"
 
 // The instructions of stdlib/sm90a.mlir that the benchmark's GEMMs add
 // (examples/gemm_{tf32,bf16,splitk}_sm90a.mlir and their variants), called from small kernels
@@ -33,9 +33,9 @@
 // CHECK: exo::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
 // CHECK: call @Sm90_tma_store_64x32_f32(C_map[task * 64:task * 64 + 64, j * 32:j * 32 + 32], S[j, :, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"((j * 32)), "r"((task * 64)), "r"(exo::smem_address(S + j * 2048)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(j * 32), "r"(task * 64), "r"(exo::smem_address(S + j * 2048)) : "memory");
 // CHECK: call @Sm90_tma_reduce_add_64x32_f32(R_map[task * 64:task * 64 + 64, j * 32:j * 32 + 32], S[j, :, :])
-// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"((j * 32)), "r"((task * 64)), "r"(exo::smem_address(S + j * 2048)) : "memory");
+// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(j * 32), "r"(task * 64), "r"(exo::smem_address(S + j * 2048)) : "memory");
 // CHECK: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 // CHECK: asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 exogpu.proc @epilogue_f32(%C: f32[128, 256] @CudaGmemLinear, %R: f32[128, 256] @CudaGmemLinear) {
@@ -72,7 +72,7 @@ exogpu.proc @epilogue_f32(%C: f32[128, 256] @CudaGmemLinear, %R: f32[128, 256] @
 // CHECK-NEXT: // {{.*}} call @Sm90_store_d_m64n256_tile64x64_bf16[j](S[j, :, :], D[:, :])
 // CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>(S + j * 4096) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn(D[32 * (j) + 4 * q], D[32 * (j) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn(D[32 * (j) + 4 * q + 2], D[32 * (j) + 4 * q + 3]); } }
 // CHECK: call @Sm90_tma_store_64x64_bf16(C_map[task * 64:task * 64 + 64, j * 64:j * 64 + 64], S[j, :, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"((j * 64)), "r"((task * 64)), "r"(exo::smem_address(S + j * 4096)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(j * 64), "r"(task * 64), "r"(exo::smem_address(S + j * 4096)) : "memory");
 exogpu.proc @epilogue_bf16(%C: bf16[128, 256] @CudaGmemLinear) {
   %C_map = exogpu.window %C[:, :] @Sm90_tensorMap(128, 64, 64) : bf16[128, 256] @CudaGmemLinear
   exogpu.device_function(blockDim = 128) {
@@ -180,7 +180,7 @@ exogpu.proc @zero_then_reduce(%M: size, %X: f32[64, 32] @CudaGmemLinear, %C: f32
 // CHECK-NEXT: // {{.*}} call @Sm90_store_d_m64n128_tile64x64_bf16[j](S[j, :, :], D[:, :])
 // CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; char *const base = reinterpret_cast<char *>(S + j * 4096) + row * 128u; for (int q = 0; q < 8; ++q) { const unsigned offset = ((q ^ (row % 8u)) << 4) + (t % 4u) * 4u; *reinterpret_cast<__nv_bfloat162 *>(base + offset) = __floats2bfloat162_rn(D[32 * (j) + 4 * q], D[32 * (j) + 4 * q + 1]); *reinterpret_cast<__nv_bfloat162 *>(base + 1024u + offset) = __floats2bfloat162_rn(D[32 * (j) + 4 * q + 2], D[32 * (j) + 4 * q + 3]); } }
 // CHECK: call @Sm90_tma_reduce_add_64x64_bf16(C_map[task * 64:task * 64 + 64, j * 64:j * 64 + 64], S[j, :, :])
-// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"((j * 64)), "r"((task * 64)), "r"(exo::smem_address(S + j * 4096)) : "memory");
+// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(j * 64), "r"(task * 64), "r"(exo::smem_address(S + j * 4096)) : "memory");
 // CHECK-LABEL: extern "C" cudaError_t zero_then_reduce_bf16(
 // CHECK: // {{.*}} call @cuda_memset_zero_bf16[M, 128](C)
 // CHECK-NEXT: EXOGPU_TRY(cudaMemsetAsync(C, 0, sizeof(__nv_bfloat16) * size_t(M) * size_t(128), stream));

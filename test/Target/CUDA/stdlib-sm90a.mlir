@@ -1,8 +1,8 @@
-// RUN: exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s | FileCheck %s
-// RUN: cat %exogpu_src_root/stdlib/sm90a.mlir %s | exogpu-opt --exogpu-sync-check -o /dev/null
-// RUN: %if nvcc %{ exogpu-translate --to-cuda --stdlib=%exogpu_src_root/stdlib/sm90a.mlir %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 %}
+// RUN: exogpu-translate --to-cuda %s | FileCheck %s
+// RUN: exogpu-opt %s --exogpu-sync-check -o /dev/null
+// RUN: %if nvcc %{ exogpu-translate --to-cuda %s -o %t.cu && %nvcc %sm90a -Werror all-warnings -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517 %}
 // RUN: %if nvcc && cuobjdump %{ %cuobjdump -sass %t.o | FileCheck %s --check-prefix=SASS %}
-// exogpu-stdlib: sm90a
+exogpu.import "sm90a"
 
 // Every instruction of stdlib/sm90a.mlir except the multicast TMA load,
 // called from small kernels that pass the collective analysis, the
@@ -44,7 +44,7 @@
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK: call @Sm90_store_d_m64n256_f32[256](C0[wg * 64:wg * 64 + 64, :], D0[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C0 + wg * 16384 + row * 256 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 256] = D0[r + 2]; p[8 * 256 + 1] = D0[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C0 + wg * 16384) + row * 256 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 256] = D0[r + 2]; p[8 * 256 + 1] = D0[r + 3]; } }
 exogpu.proc @wgmma_tf32_n256(%A: f32[128, 32] @CudaGmemLinear, %B: f32[256, 32] @CudaGmemLinear, %C0: f32[128, 256] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32) : f32[128, 32] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 256, 32) : f32[256, 32] @CudaGmemLinear
@@ -95,9 +95,9 @@ exogpu.proc @wgmma_tf32_n256(%A: f32[128, 32] @CudaGmemLinear, %B: f32[256, 32] 
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK: call @Sm90_store_d_m64n128_f32[128](C0[wg * 64:wg * 64 + 64, :], D0[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C0 + wg * 8192 + row * 128 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 128] = D0[r + 2]; p[8 * 128 + 1] = D0[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C0 + wg * 8192) + row * 128 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 128] = D0[r + 2]; p[8 * 128 + 1] = D0[r + 3]; } }
 // CHECK: call @Sm90_store_d_m64n64_f32[64](C1[wg * 64:wg * 64 + 64, :], D1[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C1 + wg * 4096 + row * 64 + col; p[0] = D1[r]; p[1] = D1[r + 1]; p[8 * 64] = D1[r + 2]; p[8 * 64 + 1] = D1[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C1 + wg * 4096) + row * 64 + col; p[0] = D1[r]; p[1] = D1[r + 1]; p[8 * 64] = D1[r + 2]; p[8 * 64 + 1] = D1[r + 3]; } }
 exogpu.proc @wgmma_tf32_n128_n64(%A: f32[128, 32] @CudaGmemLinear, %B: f32[128, 32] @CudaGmemLinear, %C0: f32[128, 128] @CudaGmemLinear, %C1: f32[128, 64] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 32) : f32[128, 32] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 128, 32) : f32[128, 32] @CudaGmemLinear
@@ -149,7 +149,7 @@ exogpu.proc @wgmma_tf32_n128_n64(%A: f32[128, 32] @CudaGmemLinear, %B: f32[128, 
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK: call @Sm90_store_d_m64n256_f32[256](C0[wg * 64:wg * 64 + 64, :], D0[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C0 + wg * 16384 + row * 256 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 256] = D0[r + 2]; p[8 * 256 + 1] = D0[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C0 + wg * 16384) + row * 256 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 256] = D0[r + 2]; p[8 * 256 + 1] = D0[r + 3]; } }
 exogpu.proc @wgmma_bf16_n256(%A: bf16[128, 64] @CudaGmemLinear, %B: bf16[256, 64] @CudaGmemLinear, %C0: f32[128, 256] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 64) : bf16[128, 64] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 256, 64) : bf16[256, 64] @CudaGmemLinear
@@ -200,9 +200,9 @@ exogpu.proc @wgmma_bf16_n256(%A: bf16[128, 64] @CudaGmemLinear, %B: bf16[256, 64
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK: call @Sm90_store_d_m64n128_f32[128](C0[wg * 64:wg * 64 + 64, :], D0[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C0 + wg * 8192 + row * 128 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 128] = D0[r + 2]; p[8 * 128 + 1] = D0[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C0 + wg * 8192) + row * 128 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 128] = D0[r + 2]; p[8 * 128 + 1] = D0[r + 3]; } }
 // CHECK: call @Sm90_store_d_m64n64_f32[64](C1[wg * 64:wg * 64 + 64, :], D1[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C1 + wg * 4096 + row * 64 + col; p[0] = D1[r]; p[1] = D1[r + 1]; p[8 * 64] = D1[r + 2]; p[8 * 64 + 1] = D1[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C1 + wg * 4096) + row * 64 + col; p[0] = D1[r]; p[1] = D1[r + 1]; p[8 * 64] = D1[r + 2]; p[8 * 64 + 1] = D1[r + 3]; } }
 exogpu.proc @wgmma_bf16_n128_n64(%A: bf16[128, 64] @CudaGmemLinear, %B: bf16[128, 64] @CudaGmemLinear, %C0: f32[128, 128] @CudaGmemLinear, %C1: f32[128, 64] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 64) : bf16[128, 64] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 128, 64) : bf16[128, 64] @CudaGmemLinear
@@ -254,7 +254,7 @@ exogpu.proc @wgmma_bf16_n128_n64(%A: bf16[128, 64] @CudaGmemLinear, %B: bf16[128
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK: call @Sm90_store_d_m64n256_f32[256](C0[wg * 64:wg * 64 + 64, :], D0[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C0 + wg * 16384 + row * 256 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 256] = D0[r + 2]; p[8 * 256 + 1] = D0[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 128; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C0 + wg * 16384) + row * 256 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 256] = D0[r + 2]; p[8 * 256 + 1] = D0[r + 3]; } }
 exogpu.proc @wgmma_f16_n256(%A: f16[128, 64] @CudaGmemLinear, %B: f16[256, 64] @CudaGmemLinear, %C0: f32[128, 256] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 64) : f16[128, 64] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 256, 64) : f16[256, 64] @CudaGmemLinear
@@ -305,9 +305,9 @@ exogpu.proc @wgmma_f16_n256(%A: f16[128, 64] @CudaGmemLinear, %B: f16[256, 64] @
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 // CHECK: asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 // CHECK: call @Sm90_store_d_m64n128_f32[128](C0[wg * 64:wg * 64 + 64, :], D0[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C0 + wg * 8192 + row * 128 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 128] = D0[r + 2]; p[8 * 128 + 1] = D0[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 64; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C0 + wg * 8192) + row * 128 + col; p[0] = D0[r]; p[1] = D0[r + 1]; p[8 * 128] = D0[r + 2]; p[8 * 128 + 1] = D0[r + 3]; } }
 // CHECK: call @Sm90_store_d_m64n64_f32[64](C1[wg * 64:wg * 64 + 64, :], D1[wg, :, :])
-// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = C1 + wg * 4096 + row * 64 + col; p[0] = D1[r]; p[1] = D1[r + 1]; p[8 * 64] = D1[r + 2]; p[8 * 64 + 1] = D1[r + 3]; } }
+// CHECK-NEXT: { const unsigned t = threadIdx.x % 128u; const unsigned row = (t / 32u) * 16u + (t % 32u) / 4u; for (int r = 0; r < 32; r += 4) { const unsigned col = (r / 4) * 8 + 2 * (t % 4u); float *p = (C1 + wg * 4096) + row * 64 + col; p[0] = D1[r]; p[1] = D1[r + 1]; p[8 * 64] = D1[r + 2]; p[8 * 64 + 1] = D1[r + 3]; } }
 exogpu.proc @wgmma_f16_n128_n64(%A: f16[128, 64] @CudaGmemLinear, %B: f16[128, 64] @CudaGmemLinear, %C0: f32[128, 128] @CudaGmemLinear, %C1: f32[128, 64] @CudaGmemLinear) {
   %A_map = exogpu.window %A[:, :] @Sm90_tensorMap(128, 128, 64) : f16[128, 64] @CudaGmemLinear
   %B_map = exogpu.window %B[:, :] @Sm90_tensorMap(128, 128, 64) : f16[128, 64] @CudaGmemLinear
@@ -353,9 +353,9 @@ exogpu.proc @wgmma_f16_n128_n64(%A: f16[128, 64] @CudaGmemLinear, %B: f16[128, 6
 // CHECK: exo::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
 // CHECK: call @Sm90_tma_store_128x32_f32(C_map[task * 128:task * 128 + 128, 32:64], S[:, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(32), "r"((task * 128)), "r"(exo::smem_address(S)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(32), "r"(task * 128), "r"(exo::smem_address(S)) : "memory");
 // CHECK: call @Sm90_tma_reduce_add_128x32_f32(R_map[task * 128:task * 128 + 128, 32:64], S[:, :])
-// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(32), "r"((task * 128)), "r"(exo::smem_address(S)) : "memory");
+// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(32), "r"(task * 128), "r"(exo::smem_address(S)) : "memory");
 // CHECK-NEXT: // {{.*}} arrive(tma_to_gmem_async, 1) >> cg[t]
 // CHECK-NEXT: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 // CHECK-NEXT: // {{.*}} await(cg[t], cuda_in_order, 0)
@@ -389,9 +389,9 @@ exogpu.proc @tma_store_reduce_f32(%X: f32[256, 64] @CudaGmemLinear, %C: f32[256,
 // CHECK: exo::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
 // CHECK: call @Sm90_tma_store_128x64_bf16(C_map[task * 128:task * 128 + 128, 64:128], S[:, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(64), "r"((task * 128)), "r"(exo::smem_address(S)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(64), "r"(task * 128), "r"(exo::smem_address(S)) : "memory");
 // CHECK: call @Sm90_tma_reduce_add_128x64_bf16(R_map[task * 128:task * 128 + 128, 64:128], S[:, :])
-// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(64), "r"((task * 128)), "r"(exo::smem_address(S)) : "memory");
+// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(64), "r"(task * 128), "r"(exo::smem_address(S)) : "memory");
 // CHECK-NEXT: // {{.*}} arrive(tma_to_gmem_async, 1) >> cg[t]
 // CHECK-NEXT: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 // CHECK-NEXT: // {{.*}} await(cg[t], cuda_in_order, 0)
@@ -425,9 +425,9 @@ exogpu.proc @tma_store_reduce_bf16(%X: bf16[256, 128] @CudaGmemLinear, %C: bf16[
 // CHECK: exo::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
 // CHECK: call @Sm90_tma_store_128x64_f16(C_map[task * 128:task * 128 + 128, 64:128], S[:, :])
-// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(64), "r"((task * 128)), "r"(exo::smem_address(S)) : "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&C_map), "r"(64), "r"(task * 128), "r"(exo::smem_address(S)) : "memory");
 // CHECK: call @Sm90_tma_reduce_add_128x64_f16(R_map[task * 128:task * 128 + 128, 64:128], S[:, :])
-// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(64), "r"((task * 128)), "r"(exo::smem_address(S)) : "memory");
+// CHECK-NEXT: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" :: "l"(&R_map), "r"(64), "r"(task * 128), "r"(exo::smem_address(S)) : "memory");
 // CHECK-NEXT: // {{.*}} arrive(tma_to_gmem_async, 1) >> cg[t]
 // CHECK-NEXT: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 // CHECK-NEXT: // {{.*}} await(cg[t], cuda_in_order, 0)

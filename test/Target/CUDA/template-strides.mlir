@@ -25,7 +25,7 @@ exogpu.instr @strided_copy(%dst: f32[2, 4] @CudaSmemLinear, %src: f32[4, 2] @Cud
 // CHECK-LABEL: strides_kernel(
 // CHECK: "r"(32), "r"(1), "r"(16), "r"(1)
 // CHECK: "r"(32), "r"(1), "r"(1024), "r"(1)
-// CHECK: "r"(32), "r"(1), "r"((M * 2)), "r"(1)
+// CHECK: "r"(32), "r"(1), "r"(M * 2), "r"(1)
 exogpu.proc @strides(%N: size, %M: size, %g: f32[%N, 64, 16] @CudaGmemLinear, %h: f32[%N, %M, 2] @CudaGmemLinear) requires %N >= 4 {
   exogpu.device_function(blockDim = 8) {
     exogpu.for %task in cuda_tasks(0, 1) {

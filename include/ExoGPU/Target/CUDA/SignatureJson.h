@@ -20,7 +20,8 @@
 namespace mlir::exogpu {
 
 /// Writes the JSON description of the host function of every proc of
-/// `module` (a verified module) to `os`.
+/// `module` and of its imports (a verified module) to `os`, with the files
+/// the module imports (docs/python.md "The signature").
 LogicalResult translateModuleToSignatureJson(ModuleOp module, raw_ostream &os);
 
 } // namespace mlir::exogpu

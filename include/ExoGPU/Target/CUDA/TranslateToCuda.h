@@ -60,7 +60,9 @@ struct CudaTranslationOptions {
   unsigned syncFaults = 0;
 };
 
-/// Writes the CUDA C++ translation of `module` to `os`. Runs the collective
+/// Writes the CUDA C++ translation of `module` to `os`; the definitions its
+/// `exogpu.import`s bring are translated with it (exogpu::withImportsLinked:
+/// imported procs get host functions too). Runs the collective
 /// analysis and the distributed memory deduction first; their errors, and
 /// any construct the translation cannot lower or whose synchronization it
 /// cannot justify, are reported as diagnostics at the offending op, and the
@@ -69,19 +71,11 @@ LogicalResult translateModuleToCuda(ModuleOp module, raw_ostream &os,
                                     const CudaTranslationOptions &options = {});
 
 /// Writes the C/C++ header declaring the host function of every proc of
-/// `module` (the host API of docs/cuda-translation.md).
+/// `module` and of its imports (the host API of docs/cuda-translation.md).
 LogicalResult translateModuleToCudaHeader(ModuleOp module, raw_ostream &os);
 
-/// Moves the definitions of the libraries at `paths` (instruction libraries
-/// such as stdlib/sm90a.mlir, or files of procs the module calls) into
-/// `module`, skipping symbols the module defines. The libraries are not
-/// verified alone: verify the module after linking.
-LogicalResult linkInstructionLibraries(ModuleOp module,
-                                       ArrayRef<std::string> paths);
-
 /// Registers `--to-cuda` and `--to-cuda-header` with mlir-translate's
-/// registry, for tools that embed the translation (exogpu-translate itself
-/// also links instruction libraries, see linkInstructionLibraries).
+/// registry, for tools that embed the translation.
 void registerToCudaTranslation();
 
 } // namespace mlir::exogpu

@@ -72,6 +72,48 @@ mlir::exogpu::parseCudaTemplate(StringRef text, std::string &error) {
   return pieces;
 }
 
+bool mlir::exogpu::isWholeOperand(ArrayRef<CudaTemplatePiece> pieces,
+                                  size_t i) {
+  auto isLiteral = [&](size_t j) {
+    return j < pieces.size() && !pieces[j].isPlaceholder;
+  };
+  StringRef before =
+      i > 0 && isLiteral(i - 1) ? StringRef(pieces[i - 1].text).rtrim() : "";
+  StringRef after =
+      isLiteral(i + 1) ? StringRef(pieces[i + 1].text).ltrim() : "";
+  return !before.empty() && StringRef("(,=").contains(before.back()) &&
+         !after.empty() && StringRef("),;").contains(after.front());
+}
+
+/// Whether `text` is a name or number followed by subscripts only (`x`,
+/// `2.0f`, `acc[r][2 * t]`): an operand no operator around it can split.
+static bool isPostfixOperand(StringRef text) {
+  size_t end = 0;
+  while (end < text.size() && (isNameChar(text[end]) || text[end] == '.'))
+    ++end;
+  if (end == 0)
+    return false;
+  while (end < text.size()) {
+    if (text[end] != '[')
+      return false;
+    int depth = 0;
+    do {
+      depth += text[end] == '[' ? 1 : text[end] == ']' ? -1 : 0;
+      ++end;
+    } while (end < text.size() && depth > 0);
+    if (depth != 0)
+      return false;
+  }
+  return true;
+}
+
+std::string mlir::exogpu::asOperand(ArrayRef<CudaTemplatePiece> pieces,
+                                    size_t i, const std::string &expansion) {
+  if (isPostfixOperand(expansion) || isWholeOperand(pieces, i))
+    return expansion;
+  return "(" + expansion + ")";
+}
+
 /// The number of elements `{p.N}` may name for a data parameter of `type`
 /// whose first `numDist` dimensions are distributed, or nullopt if the shape
 /// is not static.

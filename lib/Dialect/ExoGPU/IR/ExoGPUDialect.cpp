@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -15,6 +16,7 @@ void ExoGPUDialect::initialize() {
   registerAttributes();
   registerTypes();
   registerOps();
+  libraries = std::make_unique<LibraryManager>();
 }
 
 void ExoGPUDialect::registerOps() {
@@ -33,5 +35,8 @@ void ExoGPUDialect::registerOps() {
       ,
 #define GET_OP_LIST
 #include "ExoGPU/Dialect/ExoGPU/IR/ProcOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "ExoGPU/Dialect/ExoGPU/IR/ImportOps.cpp.inc"
       >();
 }

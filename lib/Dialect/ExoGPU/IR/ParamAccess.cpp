@@ -80,8 +80,7 @@ computeUses(Operation *scope, ArrayRef<Value> roots,
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       mark(reduce.getDest(), Reduce);
     } else if (auto call = dyn_cast<CallOp>(op)) {
-      Operation *callee =
-          SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+      Operation *callee = call.lookupCallee();
       if (!callee || !isa<ProcOp, InstrOp>(callee))
         return;
       SmallVector<ParamAccessMode> modes(

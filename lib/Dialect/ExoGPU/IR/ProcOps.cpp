@@ -9,6 +9,7 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/CudaTemplate.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "StatementSyntax.h"
 #include "mlir/IR/Builders.h"
@@ -706,9 +707,18 @@ static LogicalResult verifyArguments(CallOp call, CallableT callee) {
   return success();
 }
 
+Operation *CallOp::lookupCallee(SymbolTableCollection *symbolTables) {
+  return lookupSymbol(*this, getCalleeAttr().getAttr(), symbolTables);
+}
+
+InstrOp CallOp::lookupInstr() {
+  return dyn_cast_or_null<InstrOp>(lookupCallee());
+}
+
+ProcOp CallOp::lookupProc() { return dyn_cast_or_null<ProcOp>(lookupCallee()); }
+
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  Operation *callee =
-      symbolTable.lookupNearestSymbolFrom(*this, getCalleeAttr());
+  Operation *callee = lookupCallee(&symbolTable);
   if (auto proc = dyn_cast_or_null<ProcOp>(callee)) {
     if (isCudaScope(*this))
       return emitOpError("procs are called only at CPU scope; inside a "
@@ -719,8 +729,10 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   }
   auto instr = dyn_cast_or_null<InstrOp>(callee);
   if (!instr)
-    return emitOpError() << "'" << getCallee()
-                         << "' does not name an exogpu.proc or exogpu.instr";
+    return emitOpError()
+           << "'" << getCallee()
+           << "' does not name an exogpu.proc or exogpu.instr of this "
+              "module or of the files it imports (exogpu.import)";
   bool cuda = isCudaScope(*this);
   if (instr.getTarget() == InstrTarget::cuda &&
       (!cuda || !isInsideTasks(*this)))

@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
 #include "ExoGPU/Dialect/ExoGPU/TransformOps/ExoGPUTransformOps.h"
 #include "ExoGPU/Transforms/Scheduling/ProcRewrites.h"
 #include "ExoGPU/Transforms/Scheduling/StatementRewrites.h"
 #include "HandleUtils.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
@@ -46,7 +46,7 @@ ExtractSubprocOp::apply(transform::TransformRewriter &rewriter,
       !diag.succeeded())
     return diag;
   auto parent = block.front()->getParentOfType<ProcOp>();
-  if (SymbolTable::lookupNearestSymbolFrom(parent, getNameAttr()))
+  if (lookupSymbol(parent, getNameAttr()))
     return emitSilenceableError()
            << "a symbol named @" << getName() << " exists";
   Refusal refusal;
@@ -99,8 +99,8 @@ CallEqvOp::apply(transform::TransformRewriter &rewriter,
           getSingle<CallOp>(*this, state, getTarget(), "a call", call);
       !diag.succeeded())
     return diag;
-  auto other = dyn_cast_or_null<ProcOp>(
-      SymbolTable::lookupNearestSymbolFrom(call, getProcAttr()));
+  auto other =
+      dyn_cast_or_null<ProcOp>(lookupSymbol(call, getProcAttr().getAttr()));
   if (!other)
     return emitSilenceableError() << "@" << getProc() << " is not a proc";
   Refusal refusal;
@@ -119,7 +119,7 @@ ReplaceOp::apply(transform::TransformRewriter &rewriter,
       !diag.succeeded())
     return diag;
   auto instr = dyn_cast_or_null<InstrOp>(
-      SymbolTable::lookupNearestSymbolFrom(block.front(), getInstrAttr()));
+      lookupSymbol(block.front(), getInstrAttr().getAttr()));
   if (!instr)
     return emitSilenceableError()
            << "@" << getInstr() << " is not an instruction (exogpu.instr)";

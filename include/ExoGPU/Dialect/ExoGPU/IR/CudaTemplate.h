@@ -33,6 +33,14 @@
 //   {bar}     the mbarrier a `>> z` call completes on (instructions with a
 //             barrier mechanism)
 //
+// A placeholder stands for one C++ operand wherever it is written: an
+// expansion that is not a name or number with subscripts (`x`, `acc[r][2]`)
+// but an expression (the pointer `x + 4 * t`, `&acc[2]`, the value `M / 2`)
+// is parenthesized unless the placeholder is a whole operand already, between
+// `(`, `,` or `=` and `)`, `,` or `;` (an argument, an asm operand, an
+// initializer). So `*{p}`, `{p}[i]`, `{p}->f` and `{n} * 2` read the pointer or
+// value the placeholder names (test/Target/CUDA/template-operands.mlir).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef EXOGPU_DIALECT_EXOGPU_IR_CUDATEMPLATE_H
@@ -63,6 +71,17 @@ struct CudaTemplatePiece {
 /// placeholder that is not closed or has a malformed field.
 FailureOr<SmallVector<CudaTemplatePiece>> parseCudaTemplate(StringRef text,
                                                             std::string &error);
+
+/// Whether the placeholder `pieces[i]` stands as a whole operand: the
+/// nearest text around it (spaces aside) is `(`, `,` or `=` before and `)`,
+/// `,` or `;` after. Its expansion then needs no parentheses.
+bool isWholeOperand(ArrayRef<CudaTemplatePiece> pieces, size_t i);
+
+/// `expansion` as the operand placeholder `pieces[i]` stands for: itself
+/// when it is a name or number with subscripts or the placeholder a whole
+/// operand, else parenthesized.
+std::string asOperand(ArrayRef<CudaTemplatePiece> pieces, size_t i,
+                      const std::string &expansion);
 
 /// Checks every placeholder of `instr`'s template against its parameters
 /// (the grammar above). Fails with `error` naming the first bad placeholder.

@@ -32,10 +32,16 @@ def ExoGPU_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
+    /// The files `exogpu.import` loaded in this context and the folders it
+    /// searches (ExoGPU/Dialect/ExoGPU/IR/Libraries.h).
+    LibraryManager &getLibraries() { return *libraries; }
+
   private:
     void registerAttributes();
     void registerTypes();
     void registerOps();
+
+    std::unique_ptr<LibraryManager> libraries;
   }];
 }
 

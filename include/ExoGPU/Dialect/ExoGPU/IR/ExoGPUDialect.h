@@ -9,6 +9,12 @@
 
 #include "mlir/IR/Dialect.h"
 
+#include <memory>
+
+namespace mlir::exogpu {
+class LibraryManager;
+} // namespace mlir::exogpu
+
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUDialect.h.inc"
 
 #endif // EXOGPU_DIALECT_EXOGPU_IR_EXOGPUDIALECT_H

@@ -20,6 +20,10 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::exogpu {
+struct Library;
+} // namespace mlir::exogpu
+
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlOps.h.inc"
 #define GET_OP_CLASSES
@@ -30,6 +34,8 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/SyncOps.h.inc"
 #define GET_OP_CLASSES
 #include "ExoGPU/Dialect/ExoGPU/IR/ProcOps.h.inc"
+#define GET_OP_CLASSES
+#include "ExoGPU/Dialect/ExoGPU/IR/ImportOps.h.inc"
 
 namespace mlir::exogpu {
 /// Whether `op` computes a value of a data expression: a read, a literal or

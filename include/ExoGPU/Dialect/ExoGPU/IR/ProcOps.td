@@ -136,6 +136,17 @@ def ExoGPU_CallOp : ExoGPU_Op<"call", [AttrSizedOperandSegments,
                        Variadic<Index>:$ctrl);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The proc or instruction this call names: the module's own
+    /// definition, else the one an `exogpu.import` brings
+    /// (exogpu::lookupSymbol). Null when the name is not defined.
+    ::mlir::Operation *lookupCallee(
+        ::mlir::SymbolTableCollection *symbolTables = nullptr);
+    /// The instruction this call names; null for a proc or an unknown name.
+    InstrOp lookupInstr();
+    /// The proc this call names; null for an instruction or an unknown name.
+    ProcOp lookupProc();
+  }];
 }
 
 #endif // EXOGPU_PROC_OPS_TD

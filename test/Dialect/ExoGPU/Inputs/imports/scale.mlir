@@ -1,0 +1,7 @@
+// A library of one CPU instruction: y = 2 x on four elements.
+exogpu.instr @scale4(%y: f32[4] @DRAM, %x: f32[4] @DRAM)
+    target = cpu, unit = standalone_thread {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %y[%i] = %x[%i] * 2.0 : f32[4] @DRAM, f32[4] @DRAM
+  }
+}
