@@ -7,7 +7,6 @@
 #include "ExoGPU/Analysis/RuntimeChecks.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -91,8 +90,7 @@ InstanceSet FailureFinder::instancesOf(Operation *op) {
   if (constrain)
     constrain(instances);
   for (auto [k, call] : llvm::enumerate(chain)) {
-    Operation *callee =
-        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+    Operation *callee = call.lookupCallee();
     bindCall(instances.getSet(), call, callee,
              k == 0 ? rootScope : calleeScope);
     instances.addContext(
@@ -220,8 +218,7 @@ bool FailureFinder::checkCall(CallOp call) {
     if (checkWindow(call, arg, (*coords)[n].kinds, (*coords)[n].exprs,
                     call.getCtrl(), "data argument " + Twine(n)))
       return true;
-  Operation *callee =
-      SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+  Operation *callee = call.lookupCallee();
   if (!callee)
     return false;
   std::string calleeName =
