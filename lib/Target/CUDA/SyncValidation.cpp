@@ -489,7 +489,7 @@ void Validator::addAccess(Operation *op, Value buffer, bool write,
 LogicalResult Validator::collectAccesses() {
   // The buffers the kernel accesses through the async proxy.
   kernel.walk([&](CallOp call) {
-    InstrOp instr = lookupInstr(call);
+    InstrOp instr = call.lookupInstr();
     if (!instr)
       return;
     unsigned data = 0;
@@ -523,7 +523,7 @@ LogicalResult Validator::collectAccesses() {
     auto call = dyn_cast<CallOp>(op);
     if (!call)
       return WalkResult::advance();
-    InstrOp instr = lookupInstr(call);
+    InstrOp instr = call.lookupInstr();
     if (!instr) {
       emitTranslationError(call.getLoc())
           << "only instructions can be called inside a device function";
