@@ -339,17 +339,18 @@ exogpu.instr @cuda_shfl_down_f32(
 // (examples/gemv_fast.mlir): one 16-byte load (LDG.E.128) per thread, so a
 // warp reads 512 contiguous bytes per instruction. Through the read-only
 // (non-coherent) path: only for memory that no thread of the kernel writes
-// (the synchronization check does not see the cache; a kernel that writes
-// the memory it reads this way must not use them). The address must be
-// 16-byte aligned. Plain `asm` (not volatile, no memory clobber): the
-// compiler may move these loads, to issue several before their first use.
+// (the synchronization check does not see the cache). `kernel_read_only`
+// says so, and the CUDA translation refuses a kernel that writes the buffer
+// it reads this way. The address must be 16-byte aligned. Plain `asm` (not
+// volatile, no memory clobber): the compiler may move these loads, to issue
+// several before their first use, which read-only data allows.
 //===----------------------------------------------------------------------===//
 
 // Four f32 from global memory into registers (ld.global.nc.v4.f32): for
 // data reread by other warps of the SM (a vector), which L1 keeps.
 exogpu.instr @cuda_ld_global_nc_f32x4(
     %dst: f32[4] @CudaRmem,
-    %src: f32[4] @CudaGmemLinear)
+    %src: f32[4] @CudaGmemLinear {kernel_read_only})
     target = cuda, unit = cuda_thread,
     cuda = "asm(\22ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];\22 : \22=f\22({dst.0}), \22=f\22({dst.1}), \22=f\22({dst.2}), \22=f\22({dst.3}) : \22l\22({src}));" {
   exogpu.for %i in seq(0, 4) {
@@ -361,7 +362,7 @@ exogpu.instr @cuda_ld_global_nc_f32x4(
 // ld.global.nc.L1::no_allocate.v4.f32 leaves L1 to the reread data.
 exogpu.instr @cuda_ld_global_stream_f32x4(
     %dst: f32[4] @CudaRmem,
-    %src: f32[4] @CudaGmemLinear)
+    %src: f32[4] @CudaGmemLinear {kernel_read_only})
     target = cuda, unit = cuda_thread,
     cuda = "asm(\22ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];\22 : \22=f\22({dst.0}), \22=f\22({dst.1}), \22=f\22({dst.2}), \22=f\22({dst.3}) : \22l\22({src}));" {
   exogpu.for %i in seq(0, 4) {

@@ -432,6 +432,8 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
     return emitInternalError(deviceFunction.getLoc())
            << "the collective analysis gave this device_function no "
               "parameters";
+  if (failed(checkKernelReadOnlyArguments(state, deviceFunction)))
+    return failure();
   BufferSharingAnalysis sharing(deviceFunction, *state.module.collective);
   FailureOr<SyncPlan> syncPlan = SyncPlan::build(
       deviceFunction, *state.module.collective, sharing, *params);

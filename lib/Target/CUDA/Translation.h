@@ -279,6 +279,12 @@ bool isReadOnlyParam(InstrOp instr, unsigned param);
 /// through assignments, reductions, instruction arguments or proc calls.
 bool mayWrite(Operation *op, Value root);
 
+/// Refuses, with a diagnostic at the call, an instruction call in `kernel`
+/// whose `kernel_read_only` parameter (#exogpu.arg) is a window of a buffer
+/// the kernel writes (ReadOnlyArguments.cpp).
+LogicalResult checkKernelReadOnlyArguments(ProcState &state,
+                                           DeviceFunctionOp kernel);
+
 } // namespace mlir::exogpu::cuda
 
 #endif // EXOGPU_LIB_TARGET_CUDA_TRANSLATION_H

@@ -1269,6 +1269,23 @@ exogpu.instr @i(%x: f32[32] @CudaSmemLinear {convergent, init = cuda_in_order_rm
 
 // -----
 
+// kernel_read_only is the precondition of a non-coherent global load: on
+// shared memory it means nothing. (roundtrip.mlir's @nc_load is the twin.)
+// expected-error @+1 {{parameter 0 is kernel_read_only but lives in CudaSmemLinear; only global memory is read through the non-coherent path}}
+exogpu.instr @i(%x: f32[4] @CudaSmemLinear {kernel_read_only}) target = cuda, unit = cuda_thread {
+}
+
+// -----
+
+// An instruction that writes a parameter cannot ask that the kernel never
+// write it.
+// expected-error @+1 {{parameter 0 is kernel_read_only but the instruction's body writes it}}
+exogpu.instr @i(%x: f32[4] @CudaGmemLinear {kernel_read_only}) target = cuda, unit = cuda_thread {
+  exogpu.assign %x[0] = 1.0 : f32[4] @CudaGmemLinear
+}
+
+// -----
+
 // expected-error @+1 {{parameter 0 is convergent but its accesses (wgmma_async_rmem_a_qual on CudaGmemLinear) are made by each thread on its own}}
 exogpu.instr @i(%x: f32[32] @CudaGmemLinear {convergent, init = wgmma_async_rmem_a_qual}) target = cuda, unit = cuda_warp {
 }

@@ -24,6 +24,15 @@ exogpu.instr @tma_store(%dst: f32[128] @CudaGmemLinear {out_of_order, init = tma
     target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup {
 }
 
+// A load's precondition that the kernel never writes the buffer it reads
+// (stdlib/sm80.mlir's ld.global.nc); with another annotation after it.
+exogpu.instr @nc_load(%dst: f32[4] @CudaRmem, %src: f32[4] @CudaGmemLinear {ext = [cuda_in_order_ram_qual], kernel_read_only})
+    target = cuda, unit = cuda_thread {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i] : f32[4] @CudaRmem, f32[4] @CudaGmemLinear
+  }
+}
+
 exogpu.instr @cpu_copy(%dst: f32[8] @DRAM {init = cpu_in_order_qual}, %src: f32[8] @DRAM {ext = [cpu_cuda_stream_qual]})
     target = cpu, unit = standalone_thread {
   exogpu.for %i in seq(0, 8) {
@@ -291,6 +300,8 @@ exogpu.proc @sync_all(%N: size, %A: f32[%N, 32] @CudaGmemLinear, %H: f32[64] @DR
 // CHECK-LABEL: exogpu.instr @tma_store(
 // CHECK-SAME: %dst: f32[128] @CudaGmemLinear {out_of_order, init = tma_to_gmem_async_qual, ext = [tma_to_gmem_async_qual]}, %src: f32[128] @Sm90_SmemSwizzled(64))
 // CHECK: target = cuda, unit = cuda_thread, barrier = @CudaCommitGroup {
+// CHECK-LABEL: exogpu.instr @nc_load(
+// CHECK-SAME: %dst: f32[4] @CudaRmem, %src: f32[4] @CudaGmemLinear {ext = [cuda_in_order_ram_qual], kernel_read_only})
 // CHECK-LABEL: exogpu.instr @cpu_copy(
 // CHECK-SAME: %dst: f32[8] @DRAM {init = cpu_in_order_qual}, %src: f32[8] @DRAM {ext = [cpu_cuda_stream_qual]})
 // CHECK: target = cpu, unit = standalone_thread {

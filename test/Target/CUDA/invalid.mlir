@@ -370,3 +370,66 @@ exogpu.proc @beyond_int(%g: f32[8] @CudaGmemLinear) {
     }
   }
 }
+
+// -----
+
+// A kernel_read_only parameter (the non-coherent ld.global.nc loads of
+// stdlib/sm80.mlir) names a buffer the same kernel writes: the sync check
+// accepts the program (the fence orders the write before the read), but the
+// non-coherent path may return the stale value, and nvcc may hoist the
+// clobber-less asm above the __syncthreads(). The accepted twins are in
+// kernel-read-only.mlir.
+exogpu.instr @ld_nc_f32x4(%dst: f32[4] @CudaRmem, %src: f32[4] @CudaGmemLinear {kernel_read_only}) target = cuda, unit = cuda_thread, cuda = "asm(\22ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];\22 : \22=f\22({dst.0}), \22=f\22({dst.1}), \22=f\22({dst.2}), \22=f\22({dst.3}) : \22l\22({src}));" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i] : f32[4] @CudaRmem, f32[4] @CudaGmemLinear
+  }
+}
+exogpu.proc @writes_what_it_reads_nc(%x: f32[128] @CudaGmemLinear, %y: f32[128] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %v = exogpu.alloc f32[32, 4] @CudaRmem
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        exogpu.for %e in seq(0, 4) {
+          // expected-note @below {{the kernel writes it here}}
+          exogpu.assign %x[%t * 4 + %e] = 1.0 : f32[128] @CudaGmemLinear
+        }
+      }
+      exogpu.fence(cuda_in_order, cuda_in_order)
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @below {{CUDA translation: @ld_nc_f32x4 reads its parameter 'src' through the non-coherent path (kernel_read_only), which needs 'x' read-only in the whole kernel, but the kernel writes it}}
+        exogpu.call @ld_nc_f32x4(%v[%t, :], %x[(31 - %t) * 4:(31 - %t) * 4 + 4]) : f32[32, 4] @CudaRmem, f32[128] @CudaGmemLinear
+        exogpu.for %e in seq(0, 4) {
+          exogpu.assign %y[%t * 4 + %e] = %v[%t, %e] : f32[128] @CudaGmemLinear, f32[32, 4] @CudaRmem
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// The write may come after the load, and through an instruction: other
+// CTAs' writes may reach the non-coherent cache at any time in the kernel.
+exogpu.instr @ld_nc_f32x4(%dst: f32[4] @CudaRmem, %src: f32[4] @CudaGmemLinear {kernel_read_only}) target = cuda, unit = cuda_thread, cuda = "asm(\22ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];\22 : \22=f\22({dst.0}), \22=f\22({dst.1}), \22=f\22({dst.2}), \22=f\22({dst.3}) : \22l\22({src}));" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i] : f32[4] @CudaRmem, f32[4] @CudaGmemLinear
+  }
+}
+exogpu.instr @st_f32x4(%dst: f32[4] @CudaGmemLinear, %src: f32[4] @CudaRmem) target = cuda, unit = cuda_thread, cuda = "asm volatile(\22st.global.v4.f32 [%0], {%1, %2, %3, %4};\22 :: \22l\22({dst}), \22f\22({src.0}), \22f\22({src.1}), \22f\22({src.2}), \22f\22({src.3}) : \22memory\22);" {
+  exogpu.for %i in seq(0, 4) {
+    exogpu.assign %dst[%i] = %src[%i] : f32[4] @CudaGmemLinear, f32[4] @CudaRmem
+  }
+}
+exogpu.proc @writes_later_by_instruction(%x: f32[4, 128] @CudaGmemLinear) {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 4) {
+      %v = exogpu.alloc f32[32, 4] @CudaRmem
+      exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
+        // expected-error @below {{@ld_nc_f32x4 reads its parameter 'src' through the non-coherent path (kernel_read_only), which needs 'x' read-only}}
+        exogpu.call @ld_nc_f32x4(%v[%t, :], %x[%task, %t * 4:%t * 4 + 4]) : f32[32, 4] @CudaRmem, f32[4, 128] @CudaGmemLinear
+        // expected-note @below {{the kernel writes it here}}
+        exogpu.call @st_f32x4(%x[%task, %t * 4:%t * 4 + 4], %v[%t, :]) : f32[4, 128] @CudaGmemLinear, f32[32, 4] @CudaRmem
+      }
+    }
+  }
+}

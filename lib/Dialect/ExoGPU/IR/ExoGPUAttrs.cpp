@@ -433,7 +433,8 @@ Attribute CollUnitAttr::parse(AsmParser &parser, Type) {
 
 bool ArgSpecAttr::isDefault() const {
   return !getOutOfOrder() && !getConvergent() && getDist().empty() &&
-         !getInit() && getExt().empty() && getAtomic().empty();
+         !getInit() && getExt().empty() && getAtomic().empty() &&
+         !getKernelReadOnly();
 }
 
 static void printQualList(AsmPrinter &printer, ArrayRef<QualTimeline> list) {
@@ -483,11 +484,13 @@ void ArgSpecAttr::printBody(AsmPrinter &printer) const {
       printer << "atomic = ";
       printQualList(printer, getAtomic());
     });
+  if (getKernelReadOnly())
+    fields.push_back([&] { printer << "kernel_read_only"; });
   llvm::interleaveComma(fields, printer, [](auto &f) { f(); });
 }
 
 ArgSpecAttr ArgSpecAttr::parseBody(AsmParser &parser) {
-  bool outOfOrder = false, convergent = false;
+  bool outOfOrder = false, convergent = false, kernelReadOnly = false;
   SmallVector<CollUnitAttr> dist;
   std::optional<QualTimeline> init;
   SmallVector<QualTimeline> ext, atomic;
@@ -500,6 +503,8 @@ ArgSpecAttr ArgSpecAttr::parseBody(AsmParser &parser) {
       return outOfOrder = true, success();
     if (key == "convergent")
       return convergent = true, success();
+    if (key == "kernel_read_only")
+      return kernelReadOnly = true, success();
     if (parser.parseEqual())
       return failure();
     if (key == "dist")
@@ -528,11 +533,12 @@ ArgSpecAttr ArgSpecAttr::parseBody(AsmParser &parser) {
   };
   // An empty body is the default annotation.
   if (succeeded(parser.parseOptionalKeyword("default")))
-    return get(parser.getContext(), false, false, {}, std::nullopt, {}, {});
+    return get(parser.getContext(), false, false, {}, std::nullopt, {}, {},
+               false);
   if (parser.parseCommaSeparatedList(parseField))
     return {};
   return get(parser.getContext(), outOfOrder, convergent, dist, init, ext,
-             atomic);
+             atomic, kernelReadOnly);
 }
 
 void ArgSpecAttr::print(AsmPrinter &printer) const {

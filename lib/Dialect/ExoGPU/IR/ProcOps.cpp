@@ -10,6 +10,7 @@
 #include "ExoGPU/Dialect/ExoGPU/IR/CudaTemplate.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Libraries.h"
+#include "ExoGPU/Dialect/ExoGPU/IR/ParamAccess.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/Scope.h"
 #include "StatementSyntax.h"
 #include "mlir/IR/Builders.h"
@@ -94,7 +95,8 @@ static ParseResult parseSignature(OpAsmParser &parser, Signature &sig,
         }
         Attribute spec;
         if (withSpecs) {
-          spec = ArgSpecAttr::get(ctx, false, false, {}, std::nullopt, {}, {});
+          spec = ArgSpecAttr::get(ctx, false, false, {}, std::nullopt, {}, {},
+                                  false);
           if (succeeded(parser.parseOptionalLBrace())) {
             if (kind != ParamKind::data)
               return parser.emitError(loc, "only data parameters carry "
@@ -512,6 +514,15 @@ LogicalResult InstrOp::verify() {
              << ") are made by each thread on its own; only registers and "
                 "collective async-proxy accesses (wgmma, TMA) may be "
                 "convergent";
+    if (spec.getKernelReadOnly()) {
+      MemoryAttr memory = type.getMemory();
+      if (!memory.isCpuAllocated() || memory.isHost())
+        return emitOpError()
+               << "parameter " << i << " is kernel_read_only but lives in "
+               << stringifyMemoryKind(memory.getKind())
+               << "; only global memory is read through the non-coherent "
+                  "path";
+    }
   }
   if (getBarrierDistAttr() && !getBarrier())
     return emitOpError("barrier_dist needs a barrier mechanism");
@@ -526,7 +537,19 @@ LogicalResult InstrOp::verify() {
   return success();
 }
 
-LogicalResult InstrOp::verifyRegions() { return verifyBodyDialect(*this); }
+LogicalResult InstrOp::verifyRegions() {
+  if (failed(verifyBodyDialect(*this)))
+    return failure();
+  // The body, verified now, says which parameters it writes.
+  SmallVector<ParamAccessMode> modes = getParamAccessModes(*this);
+  for (unsigned i = 0, e = getNumParams(); i < e; ++i)
+    if (getParamSpec(i).getKernelReadOnly() &&
+        modes[i] != ParamAccessMode::ReadOnly)
+      return emitOpError()
+             << "parameter " << i
+             << " is kernel_read_only but the instruction's body writes it";
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // CallOp

@@ -122,17 +122,26 @@ def ExoGPU_ArgSpecAttr : ExoGPU_Attr<"ArgSpec", "arg"> {
     (Fig. 7, t = true): an `exogpu.instr` may set it only on registers and
     on collective async-proxy accesses (wgmma, TMA), not on the loads,
     stores and cp.async copies each thread makes on its own.
+    `kernel_read_only` is a precondition of the instruction: the kernel that
+    calls it never writes the buffer the parameter is a window of (for
+    loads through the non-coherent path, `ld.global.nc`, which may return
+    stale data for memory the kernel writes, and whose inline asm carries no
+    memory clobber). Only a global-memory parameter the instruction only
+    reads may carry it; the CUDA translation refuses a call whose kernel
+    writes the buffer.
 
     ```mlir
     #exogpu.arg<out_of_order, init = Sm80_cp_async_qual, ext = [Sm80_cp_async_qual]>
     #exogpu.arg<convergent, dist = [cuda_warp]>
+    #exogpu.arg<kernel_read_only>
     ```
   }];
   let parameters = (ins "bool":$outOfOrder, "bool":$convergent,
                         ArrayRefParameter<"CollUnitAttr">:$dist,
                         OptionalParameter<"std::optional<QualTimeline>">:$init,
                         ArrayRefParameter<"QualTimeline">:$ext,
-                        ArrayRefParameter<"QualTimeline">:$atomic);
+                        ArrayRefParameter<"QualTimeline">:$atomic,
+                        "bool":$kernelReadOnly);
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
     /// Whether every field has its default value.
