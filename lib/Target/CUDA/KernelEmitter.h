@@ -102,6 +102,10 @@ private:
                                                      Value barrier);
   std::string getCounter(Value barrier, bool arrive);
   bool pathIssues(uint32_t timelines);
+  /// Whether the current path may have issued work on `timelines` that no
+  /// Arrive on the `committed` commit group has committed when `op` runs.
+  bool mayBeUncommitted(Operation *op, uint32_t timelines,
+                        SyncTimeline committed);
 
   /// Whether `op` belongs to the current path (it is not inside a named
   /// warps block of another group).

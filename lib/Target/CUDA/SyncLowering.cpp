@@ -30,6 +30,7 @@
 
 #include "KernelEmitter.h"
 #include "Timelines.h"
+#include "UncommittedWork.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -42,6 +43,22 @@ bool KernelEmitter::pathIssues(uint32_t timelines) {
     found |= inPath(call) && callUsesTimelines(call, timelines);
   });
   return found;
+}
+
+bool KernelEmitter::mayBeUncommitted(Operation *op, uint32_t timelines,
+                                     SyncTimeline committed) {
+  auto issues = [&](Operation *statement) {
+    auto call = dyn_cast<CallOp>(statement);
+    return call && inPath(call) && callUsesTimelines(call, timelines);
+  };
+  auto commits = [&](Operation *statement) {
+    auto arrive = dyn_cast<ArriveOp>(statement);
+    return arrive && inPath(arrive) && arrive.getTimeline() == committed &&
+           cast<BarrierType>(arrive.getBarriers().front().getType())
+                   .getKind() == BarrierKind::CudaCommitGroup;
+  };
+  return UncommittedWork(deviceFunction, issues, commits)
+      .mayBePendingBefore(op);
 }
 
 FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
@@ -72,11 +89,18 @@ FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
       syncPlan.needsProxyFence(currentPath ? currentPath->group : "", op);
   // `wait_group 0` waits for the committed groups only: commit what was
   // issued since the last commit first (an empty group is complete at
-  // once, and a later wait of the program's own groups waits for no less).
+  // once, and a later wait of the program's own groups waits for no less),
+  // where the path may have issued some since its last commit
+  // (UncommittedWork.h; the validator checks it).
   waits.bulkCommit =
-      waits.bulkWaitAll && !injects(SyncFault::NoCommitBeforeWait);
-  waits.wgmmaCommit =
-      waits.wgmmaWaitAll && !injects(SyncFault::NoCommitBeforeWait);
+      waits.bulkWaitAll && !injects(SyncFault::NoCommitBeforeWait) &&
+      mayBeUncommitted(op,
+                       getQualBit(QualTimeline::tma_to_gmem_async_qual),
+                       SyncTimeline::tma_to_gmem_async);
+  waits.wgmmaCommit = waits.wgmmaWaitAll &&
+                      !injects(SyncFault::NoCommitBeforeWait) &&
+                      mayBeUncommitted(op, kWgmmaTimelines,
+                                       SyncTimeline::wgmma_async);
   if (injects(SyncFault::NoProxyFences))
     waits.proxyFence = false;
   // wgmma.wait_group and wgmma.fence are `.sync.aligned`: every thread of

@@ -43,3 +43,63 @@ exogpu.proc @tma_store_then_fence(%out: f32[64] @CudaGmemLinear) {
     }
   }
 }
+
+// Where the program commits its stores itself, nothing issued since its last
+// commit is left for the Fence to commit: the Fence waits without a commit
+// of its own (UncommittedWork.h; an extra commit before a wgmma wait makes
+// ptxas serialize the warpgroup's wgmmas, C7519). The validator checks the
+// elision: the wait completes every committed group.
+// CHECK-LABEL: committed_store_then_fence_kernel(
+// CHECK: // commit-before-wait.mlir:{{[0-9]+}}: arrive(tma_to_gmem_async, 1) >> cg[t]
+// CHECK-NEXT: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+// CHECK: // commit-before-wait.mlir:{{[0-9]+}}: fence(cuda_generic_and_async, cuda_in_order)
+// CHECK-NEXT: asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+// CHECK-NEXT: __syncthreads();
+exogpu.proc @committed_store_then_fence(%out: f32[64] @CudaGmemLinear) {
+  %out_map = exogpu.window %out[:] @Sm90_tensorMap(0, 16) : f32[64] @CudaGmemLinear
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[16] @CudaSmemLinear
+      %cg = exogpu.alloc barrier[1] @CudaCommitGroup
+      exogpu.for %t in cuda_threads(0, 16, unit = cuda_thread) {
+        exogpu.assign %s[%t] = 1.0 : f32[16] @CudaSmemLinear
+      }
+      exogpu.fence(cuda_in_order, cuda_async_proxy)
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.call @tma_store(%out_map[%task * 16:%task * 16 + 16], %s[:]) : window f32[64] @CudaGmemLinear @Sm90_tensorMap(0, 16), f32[16] @CudaSmemLinear
+        exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
+        exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
+      }
+      exogpu.fence(cuda_generic_and_async, cuda_in_order)
+    }
+  }
+}
+
+// The adversarial twin: a second store after the program's commit is still
+// uncommitted at the Fence, which commits it (without the commit, the wait
+// would leave the second store in flight: the FAULT run above).
+// CHECK-LABEL: store_after_commit_then_fence_kernel(
+// CHECK: // commit-before-wait.mlir:{{[0-9]+}}: fence(cuda_generic_and_async, cuda_in_order)
+// CHECK-NEXT: asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+// CHECK-NEXT: asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+exogpu.proc @store_after_commit_then_fence(%out: f32[64] @CudaGmemLinear) {
+  %out_map = exogpu.window %out[:] @Sm90_tensorMap(0, 16) : f32[64] @CudaGmemLinear
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 2) {
+      %s = exogpu.alloc f32[2, 16] @CudaSmemLinear
+      %cg = exogpu.alloc barrier[1] @CudaCommitGroup
+      exogpu.for %t in cuda_threads(0, 16, unit = cuda_thread) {
+        exogpu.assign %s[0, %t] = 1.0 : f32[2, 16] @CudaSmemLinear
+        exogpu.assign %s[1, %t] = 2.0 : f32[2, 16] @CudaSmemLinear
+      }
+      exogpu.fence(cuda_in_order, cuda_async_proxy)
+      exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
+        exogpu.call @tma_store(%out_map[%task * 32:%task * 32 + 16], %s[0, :]) : window f32[64] @CudaGmemLinear @Sm90_tensorMap(0, 16), f32[2, 16] @CudaSmemLinear
+        exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
+        exogpu.call @tma_store(%out_map[%task * 32 + 16:%task * 32 + 32], %s[1, :]) : window f32[64] @CudaGmemLinear @Sm90_tensorMap(0, 16), f32[2, 16] @CudaSmemLinear
+        exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
+      }
+      exogpu.fence(cuda_generic_and_async, cuda_in_order)
+    }
+  }
+}
