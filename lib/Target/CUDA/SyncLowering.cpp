@@ -94,13 +94,11 @@ FailureOr<SyncWaits> KernelEmitter::getPreWaits(Operation *op, uint32_t preFull,
   // (UncommittedWork.h; the validator checks it).
   waits.bulkCommit =
       waits.bulkWaitAll && !injects(SyncFault::NoCommitBeforeWait) &&
-      mayBeUncommitted(op,
-                       getQualBit(QualTimeline::tma_to_gmem_async_qual),
+      mayBeUncommitted(op, getQualBit(QualTimeline::tma_to_gmem_async_qual),
                        SyncTimeline::tma_to_gmem_async);
-  waits.wgmmaCommit = waits.wgmmaWaitAll &&
-                      !injects(SyncFault::NoCommitBeforeWait) &&
-                      mayBeUncommitted(op, kWgmmaTimelines,
-                                       SyncTimeline::wgmma_async);
+  waits.wgmmaCommit =
+      waits.wgmmaWaitAll && !injects(SyncFault::NoCommitBeforeWait) &&
+      mayBeUncommitted(op, kWgmmaTimelines, SyncTimeline::wgmma_async);
   if (injects(SyncFault::NoProxyFences))
     waits.proxyFence = false;
   // wgmma.wait_group and wgmma.fence are `.sync.aligned`: every thread of
