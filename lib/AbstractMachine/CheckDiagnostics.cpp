@@ -95,14 +95,54 @@ static StringRef getHazardName(AccessPurpose purpose, bool recordIsRead) {
   return "";
 }
 
+/// The one task all of `threads` belong to, if they are finitely many of
+/// one task.
+static std::optional<int64_t> getOnlyTask(const ThreadSet &threads) {
+  std::optional<int64_t> only;
+  bool several = false;
+  if (!threads.isAll())
+    threads.forEachTask([&](int64_t task) {
+      several |= only.has_value();
+      only = task;
+    });
+  if (several)
+    return std::nullopt;
+  return only;
+}
+
+/// `threads` in the kernel's terms when they are threads of one task:
+/// `threads 128..255` or `thread 5`, numbered as the kernel numbers them
+/// within its CTA (or cluster), followed by `of another task` unless that
+/// task is `task`, the task of the statement a hazard is reported at (the
+/// iterations of the report name both tasks in the kernel's iterators). The
+/// machine's form (`{task 2: 0..31; task 3: 0..31}`, task ids counted over
+/// every cuda_tasks iteration) otherwise.
+static std::string formatThreads(const ThreadSet &threads,
+                                 std::optional<int64_t> task) {
+  std::optional<int64_t> own = getOnlyTask(threads);
+  if (!own || *own == ThreadSet::kFinishedTask)
+    return format(threads);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << (threads.count() == 1 ? "thread " : "threads ");
+  bool first = true;
+  threads.forEachRange([&](int64_t, int64_t lo, int64_t hi) {
+    os << (first ? "" : ", ") << lo;
+    if (hi != lo)
+      os << ".." << hi;
+    first = false;
+  });
+  if (own != task)
+    os << " of another task";
+  return text;
+}
+
 /// Emits the hazard form of a failing check that knows the access it guards.
-static InFlightDiagnostic reportHazard(Operation *check, AccessPurpose purpose,
-                                       const ElementKey &key, bool isRead,
-                                       const VisibilityRecord &record,
-                                       const VisibilityQuery &query,
-                                       std::optional<GlobalThread> blind,
-                                       VisibilityLevel best,
-                                       const HazardContext &context) {
+static InFlightDiagnostic
+reportHazard(Operation *check, AccessPurpose purpose, const ElementKey &key,
+             bool isRead, const VisibilityRecord &record,
+             const VisibilityQuery &query, std::optional<GlobalThread> blind,
+             VisibilityLevel best, const HazardContext &context) {
   StringRef earlier = isRead ? "read" : "write";
   std::string timelines = formatTimelines(query.timelines);
   InFlightDiagnostic diag = emitError(check->getLoc());
@@ -114,14 +154,19 @@ static InFlightDiagnostic reportHazard(Operation *check, AccessPurpose purpose,
   else
     diag << "this " << (purpose == AccessPurpose::read ? "read" : "write")
          << " is not ordered after an earlier " << earlier;
-  diag << " by " << format(record.actors) << " on "
+  std::optional<int64_t> task = getOnlyTask(query.threads);
+  diag << " by " << formatThreads(record.actors, task) << " on "
        << exogpu::stringifyQualTimeline(record.timeline) << "; ";
-  if (blind)
-    diag << "thread " << format(*blind) << " of " << format(query.threads)
-         << " sees it at " << stringifyVisibilityLevel(best);
-  else
-    diag << "the best any of " << format(query.threads) << " sees it is "
+  if (blind && query.threads.count() == 1)
+    diag << formatThreads(query.threads, task) << " sees it at "
          << stringifyVisibilityLevel(best);
+  else if (blind)
+    diag << "thread " << blind->thread << " of "
+         << formatThreads(query.threads, task) << " sees it at "
+         << stringifyVisibilityLevel(best);
+  else
+    diag << "the best any of " << formatThreads(query.threads, task)
+         << " sees it is " << stringifyVisibilityLevel(best);
   diag << " on " << timelines << ", not "
        << stringifyVisibilityLevel(query.level);
   if (!context.laterIteration.empty())

@@ -69,7 +69,7 @@ exoam.proc @record_ahead() {
         exoam.clear_reads @S[%k mod 2, %t, 0 to 3]
         exoam.clear_mutates @S[%k mod 2, %t, 0 to 3]
         exoam.record_mutate unordered @S[%k mod 2, %t, 0 to 3] on Sm80_cp_async_qual threads gpu[4 (%t, 1, 0)]
-        // expected-error @below {{RAW hazard on @A[2, 250]: this read is not ordered after an earlier write by {task 0: 5}}}
+        // expected-error @below {{RAW hazard on @A[2, 250]: this read is not ordered after an earlier write by thread 5}}
         // expected-note @below {{missing synchronization between the two}}
         exoam.check_mutates fully_ordered @A[%t, %k * 4 to %k * 4 + 3] on [Sm80_cp_async_qual] for read threads gpu[4 (%t, 1, 0)]
         exoam.record_read unordered @A[%t, %k * 4 to %k * 4 + 3] on Sm80_cp_async_qual threads gpu[4 (%t, 1, 0)]
@@ -104,7 +104,7 @@ exoam.proc @fence_until_60() {
     exoam.if %k < 100 {
       exoam.loop %t in (0, 4) {
         exoam.check_mutates temporally_ordered @S[%k mod 2, %t, 0 to 3] on [Sm80_cp_async_qual] for write threads gpu[4 (%t, 1, 0)]
-        // expected-error @below {{WAR hazard on @S[1, 0, 0]: this write is not ordered after an earlier read by {task 0: 0}}}
+        // expected-error @below {{WAR hazard on @S[1, 0, 0]: this write is not ordered after an earlier read by thread 0}}
         // expected-note @below {{missing synchronization between the two}}
         exoam.check_reads temporally_ordered @S[%k mod 2, %t, 0 to 3] on [Sm80_cp_async_qual] for write threads gpu[4 (%t, 1, 0)]
         exoam.clear_reads @S[%k mod 2, %t, 0 to 3]

@@ -36,7 +36,7 @@
 // RUN: not exogpu-opt %s --exogpu-sync-check="proc=shifted k=false" 2>&1 | FileCheck %s --check-prefix=BOOL-INDEX
 
 // DEFAULT-NOT: error
-// DEFAULT: error: WAW hazard on @x[0]: this write is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0)
+// DEFAULT: error: WAW hazard on @x[0]: this write is not ordered after an earlier write by thread 0 of another task on cuda_in_order_ram_qual; thread 0
 // DEFAULT-NEXT: exogpu.assign %x[%t] = 1.0
 // DEFAULT-NOT: error
 
@@ -57,7 +57,7 @@
 // BAD-NEXT: exogpu.assign %x[%t] = 1.0
 // BAD-NOT: error
 
-// SHIFTED: error: WAR hazard on @x[1]: this write is not ordered after an earlier read by {task 1: 0} on cuda_in_order_ram_qual; thread (task 1, thread 1)
+// SHIFTED: error: WAR hazard on @x[1]: this write is not ordered after an earlier read by thread 0 on cuda_in_order_ram_qual; thread 1
 // SHIFTED-NEXT: exogpu.reduce %x[%t] += %x[%t + %k]
 // SHIFTED-NOT: error
 

@@ -241,7 +241,7 @@ exogpu.proc @cta_group_cross_thread(%g: f32[256] @CudaGmemLinear, %out: f32[64] 
       exogpu.arrive(Sm80_cp_async, 1) >> %cg : barrier @CudaCommitGroup
       exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
       exogpu.for %t in cuda_threads(0, 63, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[4]: this read is not ordered after an earlier write by {task 1: 1} on Sm80_cp_async_qual; thread (task 1, thread 0) of {task 1: 0} sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @buf[4]: this read is not ordered after an earlier write by thread 1 on Sm80_cp_async_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%t] = %buf[%t * 4 + 4] : f32[64] @CudaGmemLinear, f32[256] @CudaSmemLinear
       }
@@ -365,7 +365,7 @@ exogpu.proc @cta_group_cross_warpgroup() {
         exogpu.if %wg == 1 {
           exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
             exogpu.for %i in seq(0, 2) {
-              // expected-error @below {{WAR hazard on @B[0, 0]: this write is not ordered after an earlier read by {task 1: 0..127} on wgmma_async_smem_qual; thread (task 1, thread 128) of {task 1: 128} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+              // expected-error @below {{WAR hazard on @B[0, 0]: this write is not ordered after an earlier read by threads 0..127 on wgmma_async_smem_qual; thread 128 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
               // expected-note @below {{missing synchronization}}
               exogpu.assign %B[%t * 2 + %i, 0] = 0.0 : f32[256, 8] @Sm90_SmemSwizzled(128)
             }

@@ -69,7 +69,7 @@ exogpu.proc @reverse_unfenced(%g: f32[32] @CudaGmemLinear, %out: f32[32] @CudaGm
       exogpu.for %w in cuda_threads(0, 1, unit = cuda_warp) {
         // expected-note @below {{the earlier write is here}}
         exogpu.call @store_row(%buf[:], %g[:]) : f32[32] @CudaSmemLinear, f32[32] @CudaGmemLinear
-        // expected-error @below {{RAW hazard on @buf[0]: this read is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 1, thread 1) of {task 1: 0..31} sees it at invisible}}
+        // expected-error @below {{RAW hazard on @buf[0]: this read is not ordered after an earlier write by thread 0 on cuda_in_order_ram_qual; thread 1 of threads 0..31 sees it at invisible}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @load_reversed(%out[:], %buf[:]) : f32[32] @CudaGmemLinear, f32[32] @CudaSmemLinear
       }

@@ -37,7 +37,7 @@ exogpu.proc @cp_async_fence_in_order(%g: f32[512] @CudaGmemLinear, %out: f32[128
       }
       exogpu.fence(cuda_in_order, cuda_in_order)
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by {task 1: 63} on Sm80_cp_async_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by thread 63 on Sm80_cp_async_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%task * 64 + %tid] = %buf[(63 - %tid) * 4] : f32[128] @CudaGmemLinear, f32[256] @CudaSmemLinear
       }
@@ -110,7 +110,7 @@ exogpu.proc @cp_async_mbarrier_in_order(%g: f32[512] @CudaGmemLinear, %out: f32[
       exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
       exogpu.await(%bar, cuda_in_order, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by {task 1: 63} on Sm80_cp_async_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by thread 63 on Sm80_cp_async_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%task * 64 + %tid] = %buf[(63 - %tid) * 4] : f32[128] @CudaGmemLinear, f32[256] @CudaSmemLinear
       }
@@ -183,7 +183,7 @@ exogpu.proc @cp_async_wait_thread_scope(%g: f32[512] @CudaGmemLinear, %out: f32[
         exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by {task 1: 63} on Sm80_cp_async_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{RAW hazard on @buf[252]: this read is not ordered after an earlier write by thread 63 on Sm80_cp_async_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%task * 64 + %tid] = %buf[(63 - %tid) * 4] : f32[128] @CudaGmemLinear, f32[256] @CudaSmemLinear
       }
@@ -254,7 +254,7 @@ exogpu.proc @cp_async_waw(%g: f32[1024] @CudaGmemLinear, %out: f32[128] @CudaGme
       exogpu.for %k in seq(0, 2) {
         exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
           // expected-note @below {{the earlier write is here}}
-          // expected-error @below {{WAW hazard on @buf[0]: this write is not ordered after an earlier write by {task 1: 0} on Sm80_cp_async_qual; thread (task 1, thread 0)}}
+          // expected-error @below {{WAW hazard on @buf[0]: this write is not ordered after an earlier write by thread 0 on Sm80_cp_async_qual; thread 0}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm80_cp_async_f32x4(%buf[%tid * 4:%tid * 4 + 4], %g[%task * 512 + %k * 256 + %tid * 4:%task * 512 + %k * 256 + %tid * 4 + 4]) : f32[256] @CudaSmemLinear, f32[1024] @CudaGmemLinear
         }

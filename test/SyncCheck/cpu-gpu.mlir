@@ -33,7 +33,7 @@ exogpu.proc @host_read_unsynchronized(%r: f32[64] @DRAM) {
       }
     }
   }
-  // expected-error @below {{RAW hazard on @g[0]: this read is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual}}
+  // expected-error @below {{RAW hazard on @g[0]: this read is not ordered after an earlier write by thread 0 of another task on cuda_in_order_ram_qual}}
   // expected-note @below {{missing synchronization}}
   exogpu.call @host_copy_from_device(%r, %g) : f32[64] @DRAM, f32[64] @CudaGmemLinear
 }
@@ -83,7 +83,7 @@ exogpu.proc @host_write_unsynchronized(%g: f32[64] @CudaGmemLinear, %o: f32[64] 
       }
     }
   }
-  // expected-error @below {{WAR hazard on @g[0]: this write is not ordered after an earlier read by {task 1: 63} on cuda_in_order_ram_qual; thread (task 0, thread 0) of all threads sees it at invisible on [cpu_in_order_qual], not temporally_ordered}}
+  // expected-error @below {{WAR hazard on @g[0]: this write is not ordered after an earlier read by thread 63 of another task on cuda_in_order_ram_qual; thread 0 of all threads sees it at invisible on [cpu_in_order_qual], not temporally_ordered}}
   // expected-note @below {{missing synchronization}}
   exogpu.call @host_copy_to_device(%g, %h) : f32[64] @CudaGmemLinear, f32[64] @DRAM
 }
@@ -123,7 +123,7 @@ exogpu.proc @one_kernel_two_phases(%x: f32[128] @CudaGmemLinear, %y: f32[128] @C
   exogpu.device_function(blockDim = 64) {
     exogpu.for %task in cuda_tasks(0, 2) {
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{WAR hazard on @t[64]: this write is not ordered after an earlier read by {task 1: 63} on cuda_in_order_ram_qual; thread (task 2, thread 0)}}
+        // expected-error @below {{WAR hazard on @t[64]: this write is not ordered after an earlier read by thread 63 of another task on cuda_in_order_ram_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %t[%task * 64 + %tid] = %x[%task * 64 + %tid] * 2.0 : f32[128] @CudaGmemLinear, f32[128] @CudaGmemLinear
         // expected-note @below {{the earlier read is here}}

@@ -20,7 +20,7 @@ exogpu.proc @raw_missing_fence(%g: f32[128] @CudaGmemLinear, %out: f32[128] @Cud
         exogpu.assign %buf[%tid] = %g[%task * 64 + %tid] : f32[64] @CudaSmemLinear, f32[128] @CudaGmemLinear
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by {task 1: 63} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by thread 63 on cuda_in_order_ram_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%task * 64 + %tid] = %buf[63 - %tid] : f32[128] @CudaGmemLinear, f32[64] @CudaSmemLinear
       }
@@ -68,7 +68,7 @@ exogpu.proc @war_missing_fence(%g: f32[128] @CudaGmemLinear, %out: f32[128] @Cud
         exogpu.assign %out[%task * 64 + %tid] = %buf[63 - %tid] : f32[128] @CudaGmemLinear, f32[64] @CudaSmemLinear
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{WAR hazard on @buf[0]: this write is not ordered after an earlier read by {task 1: 63} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{WAR hazard on @buf[0]: this write is not ordered after an earlier read by thread 63 on cuda_in_order_ram_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %buf[%tid] = 0.0 : f32[64] @CudaSmemLinear
       }
@@ -115,7 +115,7 @@ exogpu.proc @waw_missing_fence(%g: f32[128] @CudaGmemLinear, %out: f32[128] @Cud
         exogpu.assign %buf[%tid] = 0.0 : f32[64] @CudaSmemLinear
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{WAW hazard on @buf[1]: this write is not ordered after an earlier write by {task 1: 1} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{WAW hazard on @buf[1]: this write is not ordered after an earlier write by thread 1 on cuda_in_order_ram_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %buf[(%tid + 1) mod 64] = %g[%task * 64 + %tid] : f32[64] @CudaSmemLinear, f32[128] @CudaGmemLinear
       }
@@ -170,7 +170,7 @@ exogpu.proc @raw_warp_scope_fence(%g: f32[128] @CudaGmemLinear, %out: f32[128] @
         exogpu.fence(cuda_in_order, cuda_in_order)
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by {task 1: 63} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+        // expected-error @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by thread 63 on cuda_in_order_ram_qual; thread 0}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%task * 64 + %tid] = %buf[63 - %tid] : f32[128] @CudaGmemLinear, f32[64] @CudaSmemLinear
       }
@@ -240,7 +240,7 @@ exogpu.proc @raw_temporal_fence(%g: f32[128] @CudaGmemLinear, %out: f32[128] @Cu
       }
       exogpu.fence(cuda_in_order, cuda_temporal)
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by {task 1: 63} on cuda_in_order_ram_qual; thread (task 1, thread 0) of {task 1: 0} sees it at temporally_ordered on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by thread 63 on cuda_in_order_ram_qual; thread 0 sees it at temporally_ordered on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.reduce %out[%task * 64 + %tid] += %buf[63 - %tid] : f32[128] @CudaGmemLinear, f32[64] @CudaSmemLinear
       }

@@ -17,7 +17,7 @@
 exogpu.proc @cta_sum_no_trailing_fence(%g: f32[128] @CudaGmemLinear, %out: f32[128] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 64) {
     exogpu.for %task in cuda_tasks(0, 2) {
-      // expected-error @below {{use-after-free hazard on @buf[0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by {task 1: 0} on cuda_in_order_ram_qual; thread (task 1, thread 1) of {task 1: 0..63} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+      // expected-error @below {{use-after-free hazard on @buf[0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by thread 0 on cuda_in_order_ram_qual; thread 1 of threads 0..63 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
       // expected-note @below {{missing synchronization}}
       %buf = exogpu.alloc f32[64] @CudaSmemLinear
       %accum = exogpu.alloc f32[64] @CudaRmem
@@ -117,7 +117,7 @@ exogpu.proc @wgmma_reads_at_free(%C: f32[256, 256] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 256) {
     exogpu.for %task in cuda_tasks(0, 2) {
       %A = exogpu.alloc f32[128, 8] @Sm90_SmemSwizzled(128)
-      // expected-error @below {{use-after-free hazard on @B[0, 0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by {task 1: 0..127} on wgmma_async_smem_qual; thread (task 1, thread 128) of {task 1: 0..255} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+      // expected-error @below {{use-after-free hazard on @B[0, 0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by threads 0..127 on wgmma_async_smem_qual; thread 128 of threads 0..255 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
       // expected-note @below {{missing synchronization}}
       %B = exogpu.alloc f32[256, 8] @Sm90_SmemSwizzled(128)
       %D = exogpu.alloc f32[2, 64, 256] @Sm90_RmemMatrixD(64, 256)
@@ -252,7 +252,7 @@ exogpu.instr @Sm90_bulk_store_128x32_f32(
 exogpu.proc @bulk_store_reads_at_free(%A: f32[256, 32] @CudaGmemLinear, %out: f32[256, 32] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 128) {
     exogpu.for %task in cuda_tasks(0, 2) {
-      // expected-error @below {{use-after-free hazard on @S[0, 0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by {task 1: 0} on tma_to_gmem_async_qual; thread (task 1, thread 1) of {task 1: 0..127} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+      // expected-error @below {{use-after-free hazard on @S[0, 0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by thread 0 on tma_to_gmem_async_qual; thread 1 of threads 0..127 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
       // expected-note @below {{missing synchronization}}
       %S = exogpu.alloc f32[128, 32] @CudaSmemLinear
       %cg = exogpu.alloc barrier[1] @CudaCommitGroup

@@ -24,7 +24,7 @@ exogpu.proc @raw(%g: f32[128] @CudaGmemLinear, %out: f32[128] @CudaGmemLinear) {
         exogpu.assign %buf[%tid] = %g[%task * 64 + %tid] : f32[64] @CudaSmemLinear, f32[128] @CudaGmemLinear
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error-re @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by {task 1: 63} on cuda_in_order_ram_qual; {{.*}} this read runs at task = 0, tid = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}) and before `exogpu.for %tid` (line {{[0-9]+}}), in the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
+        // expected-error-re @below {{RAW hazard on @buf[63]: this read is not ordered after an earlier write by thread 63 on cuda_in_order_ram_qual; {{.*}} this read runs at task = 0, tid = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}) and before `exogpu.for %tid` (line {{[0-9]+}}), in the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %out[%task * 64 + %tid] = %buf[63 - %tid] : f32[128] @CudaGmemLinear, f32[64] @CudaSmemLinear
       }
@@ -51,7 +51,7 @@ exogpu.proc @war(%g: f32[128] @CudaGmemLinear, %out: f32[128] @CudaGmemLinear) {
         exogpu.assign %out[%task * 64 + %tid] = %buf[63 - %tid] : f32[128] @CudaGmemLinear, f32[64] @CudaSmemLinear
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error-re @below {{WAR hazard on @buf[0]: this write is not ordered after an earlier read by {task 1: 63} on cuda_in_order_ram_qual; {{.*}} this write runs at task = 0, tid = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}) and before `exogpu.for %tid` (line {{[0-9]+}}), in the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
+        // expected-error-re @below {{WAR hazard on @buf[0]: this write is not ordered after an earlier read by thread 63 on cuda_in_order_ram_qual; {{.*}} this write runs at task = 0, tid = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}) and before `exogpu.for %tid` (line {{[0-9]+}}), in the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %buf[%tid] = 0.0 : f32[64] @CudaSmemLinear
       }
@@ -73,7 +73,7 @@ exogpu.proc @waw(%g: f32[128] @CudaGmemLinear) {
         exogpu.assign %buf[%tid] = %g[%task * 64 + %tid] : f32[64] @CudaSmemLinear, f32[128] @CudaGmemLinear
       }
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error-re @below {{WAW hazard on @buf[63]: this write is not ordered after an earlier write by {task 1: 63} on cuda_in_order_ram_qual; {{.*}} this write runs at task = 0, tid = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}) and before `exogpu.for %tid` (line {{[0-9]+}}), in the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
+        // expected-error-re @below {{WAW hazard on @buf[63]: this write is not ordered after an earlier write by thread 63 on cuda_in_order_ram_qual; {{.*}} this write runs at task = 0, tid = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}) and before `exogpu.for %tid` (line {{[0-9]+}}), in the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %buf[63 - %tid] = %g[%task * 64 + %tid] : f32[64] @CudaSmemLinear, f32[128] @CudaGmemLinear
       }
@@ -92,7 +92,7 @@ exogpu.proc @waw(%g: f32[128] @CudaGmemLinear) {
 exogpu.proc @free(%g: f32[128] @CudaGmemLinear, %out: f32[128] @CudaGmemLinear) {
   exogpu.device_function(blockDim = 64) {
     exogpu.for %task in cuda_tasks(0, 2) {
-      // expected-error-re @below {{use-after-free hazard on @buf[0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by {task 1: 63} on cuda_in_order_ram_qual; {{.*}} this free runs at task = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}), at the end of the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
+      // expected-error-re @below {{use-after-free hazard on @buf[0]: the shared memory is freed (and may be reused) while an earlier read may still be in flight by thread 63 on cuda_in_order_ram_qual; {{.*}} this free runs at task = 0; repair: insert `exogpu.fence(cuda_in_order, cuda_in_order)` right after `exogpu.for %tid` (line {{[0-9]+}}), at the end of the body of `exogpu.for %task` (line {{[0-9]+}}) (the check accepts the kernel with it at these sizes)}}
       // expected-note @below {{missing synchronization}}
       %buf = exogpu.alloc f32[64] @CudaSmemLinear
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {

@@ -191,7 +191,7 @@ exogpu.proc @ping_pong_race(%a: f32[192] @CudaGmemLinear, %b: f32[192] @CudaGmem
     exogpu.device_function(blockDim = 32) {
       exogpu.for %task in cuda_tasks(0, 4) {
         exogpu.for %tid in cuda_threads(0, 32, unit = cuda_thread) {
-          // expected-error @below {{WAR hazard on @a[64]: this write is not ordered after an earlier read by {task 5: 0} on cuda_in_order_ram_qual; thread (task 6, thread 0) of {task 6: 0} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+          // expected-error @below {{WAR hazard on @a[64]: this write is not ordered after an earlier read by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
           // expected-note @below {{the earlier read is here}}
           // expected-note @below {{missing synchronization}}
           exogpu.assign %a[%task * 32 + %tid + 32] = %a[%task * 32 + 64] + %b[%task * 32 + %tid + 33] : f32[192] @CudaGmemLinear, f32[192] @CudaGmemLinear
@@ -221,7 +221,7 @@ exogpu.proc @ping_pong_race_last_iteration(%a: f32[192] @CudaGmemLinear, %b: f32
     exogpu.device_function(blockDim = 32) {
       exogpu.for %task in cuda_tasks(0, 4) {
         exogpu.for %tid in cuda_threads(0, 32, unit = cuda_thread) {
-          // expected-error @below {{WAR hazard on @a[64]: this write is not ordered after an earlier read by {task 21: 0} on cuda_in_order_ram_qual; thread (task 22, thread 0) of {task 22: 0} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+          // expected-error @below {{WAR hazard on @a[64]: this write is not ordered after an earlier read by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
           // expected-note @below {{missing synchronization}}
           exogpu.assign %a[%task * 32 + %tid + 32] = %b[%task * 32 + %tid + 33] : f32[192] @CudaGmemLinear, f32[192] @CudaGmemLinear
         }

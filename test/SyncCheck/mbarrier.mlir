@@ -47,7 +47,7 @@ exogpu.proc @ring_lag_too_large(%A: f32[1024, 32] @CudaGmemLinear, %out: f32[256
           exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
             exogpu.await(%empty, cuda_generic_and_async, -4) : barrier @CudaMbarrier
             // expected-note @below {{the earlier write is here}}
-            // expected-error @below {{WAW hazard on @S[0, 0, 0]: this write is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual; thread (task 1, thread 0) of {task 1: 0} sees it at unordered on [tma_to_smem_async_qual], not temporally_ordered}}
+            // expected-error @below {{WAW hazard on @S[0, 0, 0]: this write is not ordered after an earlier write by thread 0 on tma_to_smem_async_qual; thread 0 sees it at unordered on [tma_to_smem_async_qual], not temporally_ordered}}
             // expected-note @below {{missing synchronization}}
             exogpu.call @Sm90_tma_load_128x32_f32(%S[%k mod 2, :, :], %A_map[%task * 512 + %k * 128:%task * 512 + %k * 128 + 128, :]) >> %full : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[1024, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
             exogpu.arrive(tma_to_smem_async, 1) >> %full : barrier @CudaMbarrier
@@ -154,7 +154,7 @@ exogpu.proc @ring_consumer_lag(%A: f32[1024, 32] @CudaGmemLinear, %out: f32[256,
           exogpu.await(%full, cuda_in_order, -2) : barrier @CudaMbarrier
           exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
             exogpu.for %j in seq(0, 4) {
-              // expected-error @below {{RAW hazard on @S[0, 0, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual; thread (task 1, thread 32)}}
+              // expected-error @below {{RAW hazard on @S[0, 0, 0]: this read is not ordered after an earlier write by thread 0 on tma_to_smem_async_qual; thread 32}}
               // expected-note @below {{missing synchronization}}
               exogpu.reduce %out[%task * 128 + %tid, %j] += %S[%k mod 2, %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[2, 128, 32] @Sm90_SmemSwizzled(128)
             }

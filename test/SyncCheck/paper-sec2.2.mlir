@@ -55,7 +55,7 @@ exogpu.proc @paper_a_cta_fence(%G: f32[128, 32] @CudaGmemLinear, %out: f32[2, 32
       // One thread of CTA 0 issues the multicast.
       exogpu.for %c0 in cuda_threads(0, 1, unit = cuda_cta_in_cluster) {
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          // expected-error @below {{WAR hazard on @B[1, 0, 0]: this write is not ordered after an earlier read by {task 1: 128} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+          // expected-error @below {{WAR hazard on @B[1, 0, 0]: this write is not ordered after an earlier read by thread 128 on cuda_in_order_ram_qual; thread 0}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B[:, :, :], %G_map[:, :]) >> %bar[:] : f32[2, 128, 32] @Sm90_SmemSwizzled(128), window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
         }
@@ -253,7 +253,7 @@ exogpu.proc @paper_b_no_wait(%C: f32[256, 256] @CudaGmemLinear) {
           exogpu.fence(wgmma_fence_1, wgmma_fence_2)
           // expected-note @below {{the earlier write is here}}
           exogpu.call @Sm90_mma_async_tf32_m64n256k8(%D[%cta, %wg, :, :], %A[%cta, %wg * 64:%wg * 64 + 64, :], %B[%cta, :, :]) : f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256), f32[2, 128, 8] @Sm90_SmemSwizzled(128), f32[2, 256, 8] @Sm90_SmemSwizzled(128)
-          // expected-error @below {{RAW hazard on @D[0, 0, 0, 0]: this read is not ordered after an earlier write by {task 1: 0..127} on wgmma_async_rmem_d_qual}}
+          // expected-error @below {{RAW hazard on @D[0, 0, 0, 0]: this read is not ordered after an earlier write by threads 0..127 on wgmma_async_rmem_d_qual}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm90_store_d_m64n256_f32[256](%C[%cta * 128 + %wg * 64:%cta * 128 + %wg * 64 + 64, :], %D[%cta, %wg, :, :]) : f32[256, 256] @CudaGmemLinear, f32[2, 2, 64, 256] @Sm90_RmemMatrixD(64, 256)
         }
@@ -435,7 +435,7 @@ exogpu.proc @paper_c_cg_wait_too_late(%G: f32[256, 32] @CudaGmemLinear, %C: f32[
       // One thread of CTA 0 multicasts the next B tile (two 128-row boxes).
       exogpu.for %c0 in cuda_threads(0, 1, unit = cuda_cta_in_cluster) {
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          // expected-error @below {{WAR hazard on @B[0, 0, 0]: this write is not ordered after an earlier read by {task 1: 128..255} on wgmma_async_smem_qual; thread (task 1, thread 0) of {task 1: 0} sees it at invisible on [tma_to_smem_async_qual], not temporally_ordered}}
+          // expected-error @below {{WAR hazard on @B[0, 0, 0]: this write is not ordered after an earlier read by threads 128..255 on wgmma_async_smem_qual; thread 0 sees it at invisible on [tma_to_smem_async_qual], not temporally_ordered}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B[:, 0:128, :], %G_map[0:128, :]) >> %bar[:] : f32[2, 256, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier
           exogpu.call @Sm90_tma_multicast_load_128x32_f32(%B[:, 128:256, :], %G_map[128:256, :]) >> %bar[:] : f32[2, 256, 32] @Sm90_SmemSwizzled(128), window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier[2] @CudaMbarrier

@@ -645,7 +645,7 @@ exogpu.proc @skipped_wait(%A: f32[256, 32] @CudaGmemLinear, %out: f32[2, 32] @Cu
         exogpu.await(%full, cuda_in_order, 0) : barrier @CudaMbarrier
         exogpu.for %s in seq(0, 2) {
           exogpu.for %j in seq(0, 32) {
-            // expected-error @below {{RAW hazard on @S[0, 0, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual}}
+            // expected-error @below {{RAW hazard on @S[0, 0, 0]: this read is not ordered after an earlier write by thread 0 on tma_to_smem_async_qual}}
             // expected-note @below {{missing synchronization}}
             exogpu.assign %out[%s, %j] = %S[%s, 0, %j] : f32[2, 32] @CudaGmemLinear, f32[2, 128, 32] @Sm90_SmemSwizzled(128)
           }

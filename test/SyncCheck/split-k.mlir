@@ -24,7 +24,7 @@ exogpu.proc @splitk_reduce(%A: f32[64, 16] @CudaGmemLinear, %x: f32[16] @CudaGme
           exogpu.reduce %acc[%tid] += %A[%tid, %ks * 8 + %j] * %x[%ks * 8 + %j] : f32[64] @CudaRmem, f32[64, 16] @CudaGmemLinear, f32[16] @CudaGmemLinear
         }
         // expected-note @below {{the earlier write is here}}
-        // expected-error @below {{WAW hazard on @y[0]: this write is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0) of {task 2: 0} sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{WAW hazard on @y[0]: this write is not ordered after an earlier write by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.reduce %y[%tid] += %acc[%tid] : f32[64] @CudaGmemLinear, f32[64] @CudaRmem
       }
@@ -77,7 +77,7 @@ exogpu.proc @splitk_read_modify_write(%A: f32[64, 16] @CudaGmemLinear, %x: f32[1
           exogpu.reduce %acc[%tid] += %A[%tid, %ks * 8 + %j] * %x[%ks * 8 + %j] : f32[64] @CudaRmem, f32[64, 16] @CudaGmemLinear, f32[16] @CudaGmemLinear
         }
         // expected-note @below {{the earlier write is here}}
-        // expected-error @below {{RAW hazard on @y[0]: this read is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0) of {task 2: 0} sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @y[0]: this read is not ordered after an earlier write by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %y[%tid] = %y[%tid] + %acc[%tid] : f32[64] @CudaGmemLinear, f32[64] @CudaRmem
       }
@@ -188,7 +188,7 @@ exogpu.proc @splitk_atomic_read_of_sum(%A: f32[64, 64] @CudaGmemLinear, %x: f32[
         exogpu.for %j in seq(0, 8) {
           exogpu.reduce %acc[%tid, 0] += %A[%tid, %ks * 8 + %j] * %x[%ks * 8 + %j] : f32[64, 1] @CudaRmem, f32[64, 64] @CudaGmemLinear, f32[64] @CudaGmemLinear
         }
-        // expected-error @below {{WAR hazard on @y[0]: this write is not ordered after an earlier read by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0) of {task 2: 0} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+        // expected-error @below {{WAR hazard on @y[0]: this write is not ordered after an earlier read by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @cuda_atomic_add_f32(%y[%tid:%tid + 1], %acc[%tid, :]) : f32[64] @CudaGmemLinear, f32[64, 1] @CudaRmem
         // expected-note @below {{the earlier read is here}}
@@ -225,7 +225,7 @@ exogpu.proc @splitk_read_then_atomic(%A: f32[64, 64] @CudaGmemLinear, %x: f32[64
     exogpu.for %ks in cuda_tasks(0, 8) {
       %acc = exogpu.alloc f32[64, 1] @CudaRmem
       exogpu.for %tid in cuda_threads(0, 64, unit = cuda_thread) {
-        // expected-error @below {{RAW hazard on @y[0]: this read is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0) of {task 2: 0} sees it at atomic_only on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @y[0]: this read is not ordered after an earlier write by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at atomic_only on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %z[%ks, %tid] = %y[%tid] : f32[8, 64] @CudaGmemLinear, f32[64] @CudaGmemLinear
         exogpu.assign %acc[%tid, 0] = 0.0 : f32[64, 1] @CudaRmem
@@ -261,7 +261,7 @@ exogpu.proc @splitk_read_of_sum(%A: f32[64, 64] @CudaGmemLinear, %x: f32[64] @Cu
         exogpu.for %j in seq(0, 8) {
           exogpu.reduce %acc[%tid] += %A[%tid, %ks * 8 + %j] * %x[%ks * 8 + %j] : f32[64] @CudaRmem, f32[64, 64] @CudaGmemLinear, f32[64] @CudaGmemLinear
         }
-        // expected-error @below {{WAR hazard on @y[0]: this write is not ordered after an earlier read by {task 1: 0} on cuda_in_order_ram_qual; thread (task 2, thread 0) of {task 2: 0} sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{WAR hazard on @y[0]: this write is not ordered after an earlier read by thread 0 of another task on cuda_in_order_ram_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.reduce %y[%tid] += %acc[%tid] : f32[64] @CudaGmemLinear, f32[64] @CudaRmem
         // expected-note @below {{the earlier read is here}}

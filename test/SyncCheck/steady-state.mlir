@@ -35,7 +35,7 @@ exogpu.proc @fence_missing_in_iteration_40(%K: size, %A: f32[64, %K] @CudaGmemLi
       exogpu.for %k in seq(0, %K / 4 + 1) {
         exogpu.if %k < %K / 4 {
           exogpu.for %t in cuda_threads(0, 64, unit = cuda_thread) {
-            // expected-error @below {{WAR hazard on @stage[1, 0, 0]: this write is not ordered after an earlier read by {task 1: 63}}}
+            // expected-error @below {{WAR hazard on @stage[1, 0, 0]: this write is not ordered after an earlier read by thread 63}}
             // expected-note @below {{missing synchronization between the two}}
             exogpu.call @Sm80_cp_async_f32x4(%stage[%k mod 2, %t, :], %A[%t, %k * 4:%k * 4 + 4]) : f32[2, 64, 4] @CudaSmemLinear, f32[64, ?] @CudaGmemLinear
           }

@@ -46,7 +46,7 @@ exogpu.proc @tma_store_overwrite_before_wait(%X: f32[256, 32] @CudaGmemLinear, %
         exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
       }
       exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
-        // expected-error @below {{WAR hazard on @S[0, 0]: this write is not ordered after an earlier read by {task 1: 0} on tma_to_gmem_async_qual; thread (task 1, thread 0) of {task 1: 0} sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
+        // expected-error @below {{WAR hazard on @S[0, 0]: this write is not ordered after an earlier read by thread 0 on tma_to_gmem_async_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not temporally_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %S[%t, 0] = 0.0 : f32[128, 32] @Sm90_SmemSwizzled(128)
       }
@@ -136,7 +136,7 @@ exogpu.proc @tma_reduce_read_before_wait(%X: f32[256, 32] @CudaGmemLinear, %C: f
         // expected-note @below {{the earlier write is here}}
         exogpu.call @Sm90_tma_reduce_add_128x32_f32(%C_map[%task * 128:%task * 128 + 128, :], %S[:, :]) : window f32[256, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), f32[128, 32] @Sm90_SmemSwizzled(128)
         exogpu.arrive(tma_to_gmem_async, 1) >> %cg[%t] : barrier[1] @CudaCommitGroup
-        // expected-error @below {{RAW hazard on @C[0, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_gmem_async_qual; thread (task 1, thread 0) of {task 1: 0} sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @C[0, 0]: this read is not ordered after an earlier write by thread 0 on tma_to_gmem_async_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.assign %X[%task * 128, 0] = %C[%task * 128, 0] : f32[256, 32] @CudaGmemLinear, f32[256, 32] @CudaGmemLinear
         exogpu.await(%cg[%t], cuda_in_order, 0) : barrier[1] @CudaCommitGroup
@@ -238,7 +238,7 @@ exogpu.proc @splitk_store_races_reduce(%X: f32[128, 32] @CudaGmemLinear, %C: f32
           exogpu.call @Sm90_tma_store_128x32_f32(%C_map[:, :], %S[:, :]) : window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), f32[128, 32] @Sm90_SmemSwizzled(128)
         }
         exogpu.if %task == 1 {
-          // expected-error @below {{WAW hazard on @C[0, 0]: this write is not ordered after an earlier write by {task 1: 0} on tma_to_gmem_async_qual; thread (task 2, thread 0) of {task 2: 0} sees it at invisible on [tma_to_gmem_async_qual], not atomic_only}}
+          // expected-error @below {{WAW hazard on @C[0, 0]: this write is not ordered after an earlier write by thread 0 of another task on tma_to_gmem_async_qual; thread 0 sees it at invisible on [tma_to_gmem_async_qual], not atomic_only}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm90_tma_reduce_add_128x32_f32(%C_map[:, :], %S[:, :]) : window f32[128, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), f32[128, 32] @Sm90_SmemSwizzled(128)
         }

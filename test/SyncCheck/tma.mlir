@@ -39,7 +39,7 @@ exogpu.proc @tma_read_before_wait(%A: f32[256, 32] @CudaGmemLinear, %out: f32[25
       }
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
-          // expected-error @below {{RAW hazard on @S[127, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual; thread (task 1, thread 0)}}
+          // expected-error @below {{RAW hazard on @S[127, 0]: this read is not ordered after an earlier write by thread 0 on tma_to_smem_async_qual; thread 0}}
           // expected-note @below {{missing synchronization}}
           exogpu.assign %out[%task * 128 + %tid, %j] = %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)
         }
@@ -124,7 +124,7 @@ exogpu.proc @tma_wait_issuing_thread_only(%A: f32[256, 32] @CudaGmemLinear, %out
       }
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
-          // expected-error @below {{RAW hazard on @S[126, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual; thread (task 1, thread 1) of {task 1: 1} sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
+          // expected-error @below {{RAW hazard on @S[126, 0]: this read is not ordered after an earlier write by thread 0 on tma_to_smem_async_qual; thread 1 sees it at invisible on [cuda_in_order_ram_qual], not fully_ordered}}
           // expected-note @below {{missing synchronization}}
           exogpu.assign %out[%task * 128 + %tid, %j] = %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)
         }
@@ -209,7 +209,7 @@ exogpu.proc @tma_await_wrong_timeline(%A: f32[256, 32] @CudaGmemLinear, %out: f3
       exogpu.await(%bar, cuda_async_proxy, -1) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 32) {
-          // expected-error @below {{RAW hazard on @S[127, 0]: this read is not ordered after an earlier write by {task 1: 0} on tma_to_smem_async_qual; thread (task 1, thread 0) of {task 1: 0} sees it at invisible on [cuda_in_order_ram_qual]}}
+          // expected-error @below {{RAW hazard on @S[127, 0]: this read is not ordered after an earlier write by thread 0 on tma_to_smem_async_qual; thread 0 sees it at invisible on [cuda_in_order_ram_qual]}}
           // expected-note @below {{missing synchronization}}
           exogpu.assign %out[%task * 128 + %tid, %j] = %S[127 - %tid, %j] : f32[256, 32] @CudaGmemLinear, f32[128, 32] @Sm90_SmemSwizzled(128)
         }
@@ -285,7 +285,7 @@ exogpu.proc @tma_overwrite_while_read(%A: f32[512, 32] @CudaGmemLinear, %out: f3
       %bar = exogpu.alloc barrier @CudaMbarrier
       exogpu.for %k in seq(0, 2) {
         exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
-          // expected-error @below {{WAR hazard on @S[0, 0]: this write is not ordered after an earlier read by {task 1: 127} on cuda_in_order_ram_qual; thread (task 1, thread 0)}}
+          // expected-error @below {{WAR hazard on @S[0, 0]: this write is not ordered after an earlier read by thread 127 on cuda_in_order_ram_qual; thread 0}}
           // expected-note @below {{missing synchronization}}
           exogpu.call @Sm90_tma_load_128x32_f32(%S[:, :], %A_map[%task * 256 + %k * 128:%task * 256 + %k * 128 + 128, :]) >> %bar : f32[128, 32] @Sm90_SmemSwizzled(128), window f32[512, 32] @CudaGmemLinear @Sm90_tensorMap(128, 128, 32), barrier @CudaMbarrier
           exogpu.arrive(tma_to_smem_async, 1) >> %bar : barrier @CudaMbarrier
@@ -384,7 +384,7 @@ exogpu.proc @tma_store_no_proxy_fence(%A: f32[256, 32] @CudaGmemLinear, %out: f3
       exogpu.fence(cuda_in_order, cuda_in_order)
       exogpu.for %t in cuda_threads(0, 1, unit = cuda_thread) {
         %cg = exogpu.alloc barrier @CudaCommitGroup
-        // expected-error @below {{RAW hazard on @S[0, 0]: this read is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; thread (task 1, thread 0) of {task 1: 0} sees it at temporally_ordered on [tma_to_gmem_async_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @S[0, 0]: this read is not ordered after an earlier write by thread 0 on cuda_in_order_ram_qual; thread 0 sees it at temporally_ordered on [tma_to_gmem_async_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @Sm90_bulk_store_128x32_f32(%out[%task * 128:%task * 128 + 128, :], %S[:, :]) >> %cg : f32[256, 32] @CudaGmemLinear, f32[128, 32] @CudaSmemLinear, barrier @CudaCommitGroup
         exogpu.arrive(tma_to_gmem_async, 1) >> %cg : barrier @CudaCommitGroup

@@ -82,7 +82,7 @@ exogpu.proc @wgmma_d_read_before_wait(%g: f32[128, 256] @CudaGmemLinear) {
         // expected-note @below {{the earlier write is here}}
         exogpu.call @Sm90_mma_async_tf32_m64n256k8(%D[:, :], %A[:, :], %B[:, :]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 8] @Sm90_SmemSwizzled(128), f32[256, 8] @Sm90_SmemSwizzled(128)
         exogpu.arrive(wgmma_async, 1) >> %cg : barrier @CudaCommitGroup
-        // expected-error @below {{RAW hazard on @D[0, 0]: this read is not ordered after an earlier write by {task 1: 0..127} on wgmma_async_rmem_d_qual}}
+        // expected-error @below {{RAW hazard on @D[0, 0]: this read is not ordered after an earlier write by threads 0..127 on wgmma_async_rmem_d_qual}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @Sm90_store_d_m64n256_f32[256](%g[%task * 64:%task * 64 + 64, :], %D[:, :]) : f32[128, 256] @CudaGmemLinear, f32[64, 256] @Sm90_RmemMatrixD(64, 256)
         exogpu.await(%cg, cuda_in_order, 0) : barrier @CudaCommitGroup
@@ -242,7 +242,7 @@ exogpu.proc @wgmma_no_wgmma_fence(%g: f32[128, 256] @CudaGmemLinear) {
         %cg = exogpu.alloc barrier @CudaCommitGroup
         // expected-note @below {{the earlier write is here}}
         exogpu.call @Sm90_zero_d_m64n256_f32(%D[:, :]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256)
-        // expected-error @below {{WAW hazard on @D[0, 0]: this write is not ordered after an earlier write by {task 1: 0..127} on cuda_in_order_rmem_qual}}
+        // expected-error @below {{WAW hazard on @D[0, 0]: this write is not ordered after an earlier write by threads 0..127 on cuda_in_order_rmem_qual}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @Sm90_mma_async_tf32_m64n256k8(%D[:, :], %A[:, :], %B[:, :]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 8] @Sm90_SmemSwizzled(128), f32[256, 8] @Sm90_SmemSwizzled(128)
         exogpu.arrive(wgmma_async, 1) >> %cg : barrier @CudaCommitGroup
@@ -408,7 +408,7 @@ exogpu.proc @wgmma_wait_one_in_flight(%g: f32[128, 256] @CudaGmemLinear) {
           exogpu.arrive(wgmma_async, 1) >> %cg : barrier @CudaCommitGroup
           exogpu.await(%cg, cuda_in_order, 1) : barrier @CudaCommitGroup
         }
-        // expected-error @below {{RAW hazard on @D[0, 0]: this read is not ordered after an earlier write by {task 1: 0..127} on wgmma_async_rmem_d_qual}}
+        // expected-error @below {{RAW hazard on @D[0, 0]: this read is not ordered after an earlier write by threads 0..127 on wgmma_async_rmem_d_qual}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @Sm90_store_d_m64n256_f32[256](%g[%task * 64:%task * 64 + 64, :], %D[:, :]) : f32[128, 256] @CudaGmemLinear, f32[64, 256] @Sm90_RmemMatrixD(64, 256)
       }
@@ -571,7 +571,7 @@ exogpu.proc @wgmma_no_proxy_fence(%g: f32[128, 256] @CudaGmemLinear) {
         %cg = exogpu.alloc barrier @CudaCommitGroup
         exogpu.call @Sm90_zero_d_m64n256_f32(%D[:, :]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256)
         exogpu.fence(wgmma_fence_1, wgmma_fence_2)
-        // expected-error @below {{RAW hazard on @A[0, 0]: this read is not ordered after an earlier write by {task 1: 0} on cuda_in_order_ram_qual; the best any of {task 1: 0..127} sees it is temporally_ordered on [wgmma_async_smem_qual], not fully_ordered}}
+        // expected-error @below {{RAW hazard on @A[0, 0]: this read is not ordered after an earlier write by thread 0 on cuda_in_order_ram_qual; the best any of threads 0..127 sees it is temporally_ordered on [wgmma_async_smem_qual], not fully_ordered}}
         // expected-note @below {{missing synchronization}}
         exogpu.call @Sm90_mma_async_tf32_m64n256k8(%D[:, :], %A[:, :], %B[:, :]) : f32[64, 256] @Sm90_RmemMatrixD(64, 256), f32[64, 8] @Sm90_SmemSwizzled(128), f32[256, 8] @Sm90_SmemSwizzled(128)
         exogpu.arrive(wgmma_async, 1) >> %cg : barrier @CudaCommitGroup
@@ -740,7 +740,7 @@ exogpu.proc @wgmma_operand_overwritten(%g: f32[128, 256] @CudaGmemLinear) {
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.for %j in seq(0, 2) {
           exogpu.for %i in seq(0, 8) {
-            // expected-error @below {{WAR hazard on @B[0, 0]: this write is not ordered after an earlier read by {task 1: 0..127} on wgmma_async_smem_qual}}
+            // expected-error @below {{WAR hazard on @B[0, 0]: this write is not ordered after an earlier read by threads 0..127 on wgmma_async_smem_qual}}
             // expected-note @below {{missing synchronization}}
             exogpu.assign %B[%tid * 2 + %j, %i] = 2.0 : f32[256, 8] @Sm90_SmemSwizzled(128)
           }
