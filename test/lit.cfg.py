@@ -19,6 +19,11 @@ config.test_exec_root = os.path.join(config.exogpu_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%exogpu_src_root", config.exogpu_src_root))
 config.substitutions.append(("%exogpu_obj_root", config.exogpu_obj_root))
+# The GPU bundle that several tests prepare is built once per tools and
+# sources (utils/gpu-bundle.py --cache).
+config.substitutions.append(
+    ("%gpu_bundle_cache",
+     os.path.join(config.exogpu_obj_root, "test", "gpu-bundle-cache")))
 config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

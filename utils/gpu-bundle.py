@@ -20,11 +20,16 @@ first seed; default from the clock, so every bundle draws fresh inputs),
 correct kernel each bug is held against, default 20), --quick (the
 smallest sizes only, few runs: the GPU lit tests), --only REGEX (the
 examples and bugs whose names REGEX finds), --no-compile (skip nvcc), --print-bug NAME (print the buggy module and exit), --check-coverage
-(fail if a proc of examples/*.mlir with a device function has no case).
+(fail if a proc of examples/*.mlir with a device function has no case),
+--cache DIR (reuse a bundle built with the same options from the same
+tools and sources: the lit tests that each need one share one build).
 """
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
+import io
 import json
 import os
 import pathlib
@@ -388,6 +393,61 @@ def check_coverage():
     return 0
 
 
+# What a bundle is made from, besides the tools of the build.
+BUNDLE_SOURCES = ("examples", "stdlib", "runtime", "utils", "python")
+# Bundles a cache keeps (the newest).
+CACHED_BUNDLES = 4
+
+
+def bundle_key(opts):
+    """A digest of everything a bundle is built from: the options (but the
+    output folder), the tools of the build and the source folders."""
+    digest = hashlib.sha256()
+    options = {k: str(v) for k, v in vars(opts).items()
+               if k not in ("out", "cache", "build", "jobs")}
+    digest.update(json.dumps(options, sort_keys=True).encode())
+    for tool in ("exogpu-opt", "exogpu-translate", "exogpu-run"):
+        digest.update((opts.build / "bin" / tool).read_bytes())
+    for folder in BUNDLE_SOURCES:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def build_cached(opts):
+    """Builds the bundle into opts.out through the cache opts.cache: a
+    bundle of the same key is copied (and its build's output printed, with
+    its folder renamed) instead of built again. Concurrent builds of one
+    key wait for the first."""
+    opts.cache.mkdir(parents=True, exist_ok=True)
+    key = bundle_key(opts)
+    entry = opts.cache / key
+    with open(opts.cache / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (entry / "stdout.txt").exists():
+            captured = io.StringIO()
+            with contextlib.redirect_stdout(captured):
+                Builder(opts).build()
+            shutil.rmtree(entry, ignore_errors=True)
+            shutil.copytree(opts.out, entry / "bundle", symlinks=True)
+            (entry / "stdout.txt").write_text(
+                captured.getvalue().replace(str(opts.out), "{OUT}"))
+        else:
+            if opts.out.exists():
+                shutil.rmtree(opts.out)
+            shutil.copytree(entry / "bundle", opts.out, symlinks=True)
+    sys.stdout.write((entry / "stdout.txt").read_text().replace(
+        "{OUT}", str(opts.out)))
+    entries = sorted((p for p in opts.cache.iterdir() if p.is_dir()),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[CACHED_BUNDLES:]:
+        shutil.rmtree(old, ignore_errors=True)
+        (opts.cache / f"{old.name}.lock").unlink(missing_ok=True)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=pathlib.Path,
@@ -406,6 +466,9 @@ def main():
                         "bundle, e.g. --only attention)")
     parser.add_argument("--print-bug", metavar="NAME")
     parser.add_argument("--check-coverage", action="store_true")
+    parser.add_argument("--cache", type=pathlib.Path,
+                        help="reuse a bundle built with the same options "
+                        "from the same tools and sources (lit tests)")
     opts = parser.parse_args()
     if opts.check_coverage:
         return check_coverage()
@@ -416,6 +479,8 @@ def main():
                  + ", ".join(b.name for b in cases.BUGS))
         sys.stdout.write(module_text(bug.program))
         return 0
+    if opts.cache:
+        return build_cached(opts)
     Builder(opts).build()
     return 0
 
