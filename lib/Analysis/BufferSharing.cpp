@@ -31,11 +31,8 @@ static void collectMulticastRoots(Operation *deviceFunction,
     InstrOp instr = call.lookupInstr();
     if (!instr)
       return;
-    unsigned data = 0;
-    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
-      if (instr.getParamKind(i) != ParamKind::data)
-        continue;
-      Value arg = call.getDataArgs()[data++];
+    for (auto [arg, i] :
+         llvm::zip(call.getDataArgs(), instr.getDataParamIndices())) {
       if (instr.getParamSpec(i).getDist().empty())
         continue;
       if (FailureOr<BufferView> view = getBufferView(arg); succeeded(view))

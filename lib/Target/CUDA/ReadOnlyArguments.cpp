@@ -41,11 +41,8 @@ mlir::exogpu::cuda::checkKernelReadOnlyArguments(ProcState &state,
     InstrOp instr = call.lookupInstr();
     if (!instr)
       return WalkResult::advance();
-    unsigned data = 0;
-    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
-      if (instr.getParamKind(i) != ParamKind::data)
-        continue;
-      Value arg = call.getDataArgs()[data++];
+    for (auto [arg, i] :
+         llvm::zip(call.getDataArgs(), instr.getDataParamIndices())) {
       if (!instr.getParamSpec(i).getKernelReadOnly())
         continue;
       Value root = getRootBuffer(arg);

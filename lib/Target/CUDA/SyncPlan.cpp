@@ -290,11 +290,8 @@ static StatementAccesses classifyAccesses(Operation *op) {
     // worst.
     return {true, true};
   }
-  unsigned data = 0;
-  for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
-    if (instr.getParamKind(i) != ParamKind::data)
-      continue;
-    Value arg = call.getDataArgs()[data++];
+  for (auto [arg, i] :
+       llvm::zip(call.getDataArgs(), instr.getDataParamIndices())) {
     std::optional<MemoryAttr> memory = getMemory(arg);
     if (!memory || !isSharedByThreads(*memory))
       continue;

@@ -492,11 +492,8 @@ LogicalResult Validator::collectAccesses() {
     InstrOp instr = call.lookupInstr();
     if (!instr)
       return;
-    unsigned data = 0;
-    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
-      if (instr.getParamKind(i) != ParamKind::data)
-        continue;
-      Value arg = call.getDataArgs()[data++];
+    for (auto [arg, i] :
+         llvm::zip(call.getDataArgs(), instr.getDataParamIndices())) {
       FailureOr<exogpu::BufferView> view = exogpu::getBufferView(arg);
       if (succeeded(view) &&
           (getParamTimelines(instr, i) & kAsyncProxyTimelines))
@@ -529,12 +526,10 @@ LogicalResult Validator::collectAccesses() {
           << "only instructions can be called inside a device function";
       return WalkResult::interrupt();
     }
-    unsigned data = 0;
-    for (unsigned i = 0, e = instr.getNumParams(); i < e; ++i) {
-      if (instr.getParamKind(i) != ParamKind::data)
-        continue;
+    for (auto [arg, i] :
+         llvm::zip(call.getDataArgs(), instr.getDataParamIndices())) {
       ArgSpecAttr spec = instr.getParamSpec(i);
-      addAccess(op, call.getDataArgs()[data++], !isReadOnlyParam(instr, i),
+      addAccess(op, arg, !isReadOnlyParam(instr, i),
                 instr.getParamInitTimeline(i), spec.getOutOfOrder(),
                 spec.getConvergent());
     }

@@ -45,17 +45,11 @@ static unsigned toUse(ParamAccessMode mode) {
 
 /// The data parameters of `callee` (a proc or instruction), in order.
 static SmallVector<unsigned> getDataParams(Operation *callee) {
-  SmallVector<unsigned> data;
-  auto collect = [&](auto op) {
-    for (unsigned i = 0, e = op.getNumParams(); i < e; ++i)
-      if (op.getParamKind(i) == ParamKind::data)
-        data.push_back(i);
-  };
   if (auto proc = dyn_cast<ProcOp>(callee))
-    collect(proc);
-  else if (auto instr = dyn_cast<InstrOp>(callee))
-    collect(instr);
-  return data;
+    return proc.getDataParamIndices();
+  if (auto instr = dyn_cast<InstrOp>(callee))
+    return instr.getDataParamIndices();
+  return {};
 }
 
 static SmallVector<ParamAccessMode>

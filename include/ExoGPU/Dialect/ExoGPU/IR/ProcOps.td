@@ -39,6 +39,15 @@ class ExoGPU_CallableOp<string mnemonic, list<Trait> traits = []>
     ::mlir::AffineMap getParamExtents(unsigned i) {
       return ::llvm::cast<::mlir::AffineMapAttr>(getArgExtents()[i]).getValue();
     }
+    /// The indices of the data parameters, in order: the parameters a
+    /// call's data arguments bind (zip them with `getDataArgs()`).
+    ::llvm::SmallVector<unsigned> getDataParamIndices() {
+      ::llvm::SmallVector<unsigned> indices;
+      for (unsigned i = 0, e = getNumParams(); i < e; ++i)
+        if (getParamKind(i) == ParamKind::data)
+          indices.push_back(i);
+      return indices;
+    }
   }];
 }
 
