@@ -82,14 +82,48 @@ static std::string describeLine(Operation *op) {
   return text;
 }
 
-/// `op` as a reader finds it in the source: `exogpu.for %kk` (line 93).
-static std::string describeStatement(Operation *op) {
-  std::string text = "`" + op->getName().getStringRef().str();
-  if (auto loop = dyn_cast<exogpu::ForOp>(op))
-    if (StringAttr name = loop.getIterNameAttr())
-      text += " %" + name.str();
-  if (auto call = dyn_cast<exogpu::CallOp>(op))
-    text += " @" + call.getCallee().str();
+/// Whether `op` comes from the Python frontend (docs/python.md): its
+/// location is in a `.py` file, so a repair is spelled as Python.
+static bool isFromPython(Operation *op) {
+  bool python = false;
+  op->getLoc()->walk([&](Location nested) {
+    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
+      python = file.getFilename().getValue().ends_with(".py");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return python;
+}
+
+/// `op` as a reader finds it in the source: `exogpu.for %kk` (line 93), or
+/// in a Python source `for kk` (line 93).
+static std::string describeStatement(Operation *op, bool python) {
+  std::string text = "`";
+  auto loop = dyn_cast<exogpu::ForOp>(op);
+  auto call = dyn_cast<exogpu::CallOp>(op);
+  if (!python) {
+    text += op->getName().getStringRef().str();
+    if (loop && loop.getIterNameAttr())
+      text += " %" + loop.getIterNameAttr().str();
+    if (call)
+      text += " @" + call.getCallee().str();
+  } else if (loop) {
+    text += "for";
+    if (loop.getIterNameAttr())
+      text += " " + loop.getIterNameAttr().str();
+  } else if (call) {
+    text += call.getCallee().str() + "(...)";
+  } else if (isa<exogpu::WarpsOp>(op)) {
+    text += "with CudaWarps";
+  } else if (isa<exogpu::DeviceFunctionOp>(op)) {
+    text += "with CudaDeviceFunction";
+  } else if (isa<exogpu::FenceOp, exogpu::ArriveOp, exogpu::AwaitOp>(op)) {
+    StringRef name = op->getName().stripDialect();
+    text += name.take_front(1).upper() + name.drop_front(1).str();
+  } else {
+    text += op->getName().stripDialect().str();
+  }
   text += "`";
   std::string line = describeLine(op);
   return line.empty() ? text : text + " (" + line + ")";
@@ -98,23 +132,24 @@ static std::string describeStatement(Operation *op) {
 /// Where a fence inserted at `point` (before `next`, or after `previous`)
 /// goes, in the source's terms.
 static std::string describePoint(Operation *previous, Operation *next,
-                                 Operation *scope) {
+                                 Operation *scope, bool python) {
+  auto describe = [&](Operation *op) { return describeStatement(op, python); };
   // The frees are the compiler's (at the end of their block), not the
   // user's statements.
   while (previous && isa<exogpu::FreeOp>(previous))
     previous = previous->getPrevNode();
   while (next && isa<exogpu::FreeOp>(next))
     next = next->getNextNode();
-  std::string body = "the body of " + describeStatement(scope);
+  std::string body = "the body of " + describe(scope);
   if (!previous && !next)
     return "in " + body;
   if (!previous)
-    return "right before " + describeStatement(next) + ", at the start of " +
+    return "right before " + describe(next) + ", at the start of " +
            body;
-  std::string text = "right after " + describeStatement(previous);
+  std::string text = "right after " + describe(previous);
   if (!next)
     return text + ", at the end of " + body;
-  return text + " and before " + describeStatement(next) + ", in " + body;
+  return text + " and before " + describe(next) + ", in " + body;
 }
 
 /// The hardware family of a sync timeline: its name up to the first `_`
@@ -207,11 +242,13 @@ mlir::exoam::findSyncRepair(ModuleOp program, ArrayRef<std::string> procNames,
           point.after ? point.anchor : point.anchor->getPrevNode();
       Operation *next =
           point.after ? point.anchor->getNextNode() : point.anchor;
-      std::string fence = "exogpu.fence(" +
+      bool python = isFromPython(point.anchor);
+      std::string fence = (python ? "Fence(" : "exogpu.fence(") +
                           exogpu::stringifySyncTimeline(pre).str() + ", " +
                           exogpu::stringifySyncTimeline(post).str() + ")";
       return "repair: insert `" + fence + "` " +
-             describePoint(previous, next, point.anchor->getParentOp()) +
+             describePoint(previous, next, point.anchor->getParentOp(),
+                           python) +
              " (the check accepts the kernel with it at these sizes)";
     }
   }

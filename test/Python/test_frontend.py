@@ -408,6 +408,14 @@ def test_the_fence_less_gemm_is_rejected_at_the_wgmma(tmp_path):
     assert error.location == exogpu.Location(str(path), wgmma, 37)
     assert error.message.startswith("WAW hazard on @D[0, 0, 0, 0]")
     assert str(error).startswith(f"{path}:{wgmma}:37: error: WAW hazard")
+    # The verified repair, spelled in Python at the file's lines.
+    assert ("repair: insert `Fence(wgmma_fence_1, wgmma_fence_2)` right "
+            f"after `with CudaWarps` (line "
+            f"{line_of(path, 'with CudaWarps(name=' + chr(34) + 'consumer')})"
+            f" and before `for k` (line "
+            f"{line_of(path, 'for k in seq(0, K / 32)')}), in the body of "
+            f"`for n_task` (line {line_of(path, 'for n_task in')})"
+            ) in error.message
     assert error.diagnostics[0].source_line == (
         " " * 36 + "Sm90_mma_async_tf32_m64n256k8(\n" + " " * 36 + "^")
     earlier, missing = error.notes
