@@ -144,8 +144,7 @@ static std::string describePoint(Operation *previous, Operation *next,
   if (!previous && !next)
     return "in " + body;
   if (!previous)
-    return "right before " + describe(next) + ", at the start of " +
-           body;
+    return "right before " + describe(next) + ", at the start of " + body;
   std::string text = "right after " + describe(previous);
   if (!next)
     return text + ", at the end of " + body;
