@@ -11,14 +11,15 @@ using namespace mlir::exogpu::cuda;
 
 UncommittedWork::UncommittedWork(Operation *root,
                                  function_ref<bool(Operation *)> issues,
-                                 function_ref<bool(Operation *)> commits)
-    : issues(issues), commits(commits) {
+                                 function_ref<bool(Operation *)> commits) {
   for (Region &region : root->getRegions())
     for (Block &block : region)
-      visitBlock(block, /*pending=*/false);
+      visitBlock(block, /*pending=*/false, issues, commits);
 }
 
-bool UncommittedWork::visitBlock(Block &block, bool pending) {
+bool UncommittedWork::visitBlock(Block &block, bool pending,
+                                 function_ref<bool(Operation *)> issues,
+                                 function_ref<bool(Operation *)> commits) {
   for (Operation &op : block) {
     if (pending)
       pendingBefore.insert(&op);
@@ -39,7 +40,7 @@ bool UncommittedWork::visitBlock(Block &block, bool pending) {
     for (int round = 0; round < 2; ++round) {
       for (Region &region : op.getRegions())
         for (Block &body : region)
-          bodyExit |= visitBlock(body, bodyEntry);
+          bodyExit |= visitBlock(body, bodyEntry, issues, commits);
       if (!bodyExit || bodyEntry)
         break;
       bodyEntry = true;

@@ -40,9 +40,10 @@ public:
 private:
   /// Propagates the state `pending` through `block`; returns the state at
   /// its end.
-  bool visitBlock(Block &block, bool pending);
+  bool visitBlock(Block &block, bool pending,
+                  function_ref<bool(Operation *)> issues,
+                  function_ref<bool(Operation *)> commits);
 
-  function_ref<bool(Operation *)> issues, commits;
   llvm::DenseSet<Operation *> pendingBefore;
 };
 
