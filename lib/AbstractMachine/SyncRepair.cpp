@@ -71,29 +71,15 @@ static Operation *findStatement(ModuleOp program, Location loc) {
 
 /// The line `op` is at, as "line N" (empty without a file location).
 static std::string describeLine(Operation *op) {
-  std::string text;
-  op->getLoc()->walk([&](Location nested) {
-    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
-      text = "line " + std::to_string(file.getLine());
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text;
+  auto file = op->getLoc()->findInstanceOf<FileLineColLoc>();
+  return file ? "line " + std::to_string(file.getLine()) : "";
 }
 
 /// Whether `op` comes from the Python frontend (docs/python.md): its
 /// location is in a `.py` file, so a repair is spelled as Python.
 static bool isFromPython(Operation *op) {
-  bool python = false;
-  op->getLoc()->walk([&](Location nested) {
-    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
-      python = file.getFilename().getValue().ends_with(".py");
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return python;
+  auto file = op->getLoc()->findInstanceOf<FileLineColLoc>();
+  return file && file.getFilename().getValue().ends_with(".py");
 }
 
 /// `op` as a reader finds it in the source: `exogpu.for %kk` (line 93), or

@@ -29,15 +29,8 @@ static bool isSameDefinition(Operation *a, Operation *b) {
 /// The file `loc` points into, for messages about definitions in other
 /// files (which a diagnostic verifier could not match as notes).
 static StringRef getFileName(Location loc) {
-  StringRef name = "<unknown file>";
-  loc->walk([&](Location nested) {
-    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
-      name = file.getFilename().getValue();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
+  auto file = loc->findInstanceOf<FileLineColLoc>();
+  return file ? file.getFilename().getValue() : "<unknown file>";
 }
 
 LogicalResult ImportOp::verify() {

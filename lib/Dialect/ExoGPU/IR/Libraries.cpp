@@ -52,19 +52,12 @@ void LibraryManager::addSearchDirs(ArrayRef<std::string> dirs) {
 /// The folder of the file `loc` points into; the current folder for stdin
 /// and locations without a file.
 static std::string getImportingDir(Location loc) {
-  std::string dir = ".";
-  loc->walk([&](Location nested) {
-    auto file = dyn_cast<FileLineColLoc>(nested);
-    if (!file)
-      return WalkResult::advance();
-    StringRef name = file.getFilename().getValue();
-    if (!name.empty() && name != "-" && name != "<stdin>") {
-      StringRef parent = path::parent_path(name);
-      dir = parent.empty() ? "." : parent.str();
-    }
-    return WalkResult::interrupt();
-  });
-  return dir;
+  auto file = loc->findInstanceOf<FileLineColLoc>();
+  StringRef name = file ? file.getFilename().getValue() : "";
+  if (name.empty() || name == "-" || name == "<stdin>")
+    return ".";
+  StringRef parent = path::parent_path(name);
+  return parent.empty() ? "." : parent.str();
 }
 
 SmallVector<std::string> LibraryManager::getSearchPath(ImportOp import) {
