@@ -125,13 +125,7 @@ static std::string formatThreads(const ThreadSet &threads,
   std::string text;
   llvm::raw_string_ostream os(text);
   os << (threads.count() == 1 ? "thread " : "threads ");
-  bool first = true;
-  threads.forEachRange([&](int64_t, int64_t lo, int64_t hi) {
-    os << (first ? "" : ", ") << lo;
-    if (hi != lo)
-      os << ".." << hi;
-    first = false;
-  });
+  threads.getThreadsOf(*own)->print(os);
   if (own != task)
     os << " of another task";
   return text;

@@ -121,6 +121,8 @@ public:
   /// The set with task `from`'s threads moved to task `to` (which must have
   /// none).
   ThreadSet renameTask(int64_t from, int64_t to) const;
+  /// The threads of `task` in a finite set; null if it has none.
+  const IntervalSet *getThreadsOf(int64_t task) const { return find(task); }
   /// Whether the set is finite and all its threads belong to `task`.
   bool isWithinTask(int64_t task) const {
     return !everyThread &&

@@ -9,18 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExoGPU/Analysis/BufferAccesses.h"
 #include "Translation.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
 using namespace mlir::exogpu::cuda;
-
-/// The buffer `buffer` is a window of (itself if it is not a window).
-static Value getRootBuffer(Value buffer) {
-  while (auto window = buffer.getDefiningOp<WindowOp>())
-    buffer = window.getSource();
-  return buffer;
-}
 
 /// The first statement in `scope` that may write `root`; null if none.
 static Operation *findWrite(Operation *scope, Value root) {
@@ -45,7 +39,13 @@ mlir::exogpu::cuda::checkKernelReadOnlyArguments(ProcState &state,
          llvm::zip(call.getDataArgs(), instr.getDataParamIndices())) {
       if (!instr.getParamSpec(i).getKernelReadOnly())
         continue;
-      Value root = getRootBuffer(arg);
+      FailureOr<exogpu::BufferView> view = exogpu::getBufferView(arg);
+      if (failed(view)) {
+        emitInternalError(call.getLoc())
+            << "an argument of this call is not a buffer or a window of one";
+        return WalkResult::interrupt();
+      }
+      Value root = view->root;
       Operation *write = findWrite(kernel, root);
       if (!write)
         continue;
