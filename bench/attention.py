@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Builds and runs the attention benchmark: the ExoGPU kernels of
-examples/attention_fwd_sm90a.mlir against PyTorch's
+examples/attention_fwd_sm90a.mlir (and, at D = 128, their FlashAttention-3
+inter-warpgroup ping-pong twins of examples/attention_fwd_pingpong_sm90a.mlir)
+against PyTorch's
 scaled_dot_product_attention with each of its backends (flash, efficient,
 cuDNN) in the same process (issue 25; docs/performance.md "Attention" has
 the method and the table).
 
 Stages, each done when its tool is there:
-  1. translate  examples/attention_fwd_sm90a.mlir -> OUT/src/*.cu, *.h with
+  1. translate  examples/attention_fwd_sm90a.mlir and
+                attention_fwd_pingpong_sm90a.mlir -> OUT/src/*.cu, *.h with
                 exogpu-translate (needs the ExoGPU build; skipped where it is
                 missing, e.g. on the GPU machine, which then uses the sources
                 carried in OUT);
@@ -47,8 +50,12 @@ import time
 from toolchain import Script
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "attention_fwd_sm90a.mlir"
-NAME = "attention_fwd_sm90a"
+# The translated files (examples/NAME.mlir), compiled into one library.
+NAMES = ["attention_fwd_sm90a", "attention_fwd_pingpong_sm90a"]
+# The ExoGPU kernels of a row: the kernel of examples/attention_fwd_sm90a.mlir
+# ("exogpu") and, where the library has one for the row's proc, the
+# inter-warpgroup ping-pong kernel ("pingpong": the proc's name + SUFFIX).
+VARIANTS = {"exogpu": "", "pingpong": "_pingpong"}
 KERNEL_FLAGS = ["-std=c++17", "-O3", "-gencode", "arch=compute_90a,code=sm_90a",
                 "-Werror", "all-warnings", "-Xptxas", "-v"]
 LIBRARY_FLAGS = ["-shared", "-Xcompiler", "-fPIC"]
@@ -74,22 +81,27 @@ log, fail, find_tool = SCRIPT.log, SCRIPT.fail, SCRIPT.find_tool
 
 
 def translate(translator, src):
-    """Stage 1: the kernels' CUDA and header into src."""
+    """Stage 1: the kernels' CUDA and headers into src."""
     src.mkdir(parents=True, exist_ok=True)
-    for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):
-        result = subprocess.run(
-            [translator, flag, str(EXAMPLE), "-o",
-             str(src / (NAME + suffix))], capture_output=True, text=True)
-        if result.returncode != 0:
-            fail(f"exogpu-translate {flag} {EXAMPLE.name}:\n{result.stderr}")
-    log(f"translated {EXAMPLE.name} into {src}")
+    for name in NAMES:
+        example = ROOT / "examples" / f"{name}.mlir"
+        for flag, suffix in (("--to-cuda", ".cu"),
+                             ("--to-cuda-header", ".h")):
+            result = subprocess.run(
+                [translator, flag, str(example), "-o",
+                 str(src / (name + suffix))], capture_output=True, text=True)
+            if result.returncode != 0:
+                fail(f"exogpu-translate {flag} {example.name}:\n"
+                     f"{result.stderr}")
+        log(f"translated {example.name} into {src}")
 
 
 def stamp_of(nvcc, src):
     """A hash of what the build reads: the source, flags and the compiler."""
     return SCRIPT.stamp(
         nvcc, KERNEL_FLAGS + LIBRARY_FLAGS,
-        [src / f"{NAME}.cu", src / f"{NAME}.h",
+        [*(src / f"{name}{suffix}" for name in NAMES
+           for suffix in (".cu", ".h")),
          ROOT / "runtime" / "include" / "exogpu" / "runtime.cuh"],
         "translate first (stage 1 needs build/bin/exogpu-translate, or "
         f"carry {src.parent})")
@@ -105,12 +117,13 @@ def build(nvcc, out):
         return library
     result = subprocess.run(
         [nvcc, *KERNEL_FLAGS, *LIBRARY_FLAGS, "-I",
-         str(ROOT / "runtime" / "include"), str(src / f"{NAME}.cu"), "-o",
+         str(ROOT / "runtime" / "include"),
+         *(str(src / f"{name}.cu") for name in NAMES), "-o",
          str(library)], capture_output=True, text=True)
     report = result.stdout + result.stderr
     (out / "attention.ptxas.txt").write_text(report)
     if result.returncode != 0:
-        fail(f"nvcc {NAME}.cu:\n{report}")
+        fail(f"nvcc {' '.join(name + '.cu' for name in NAMES)}:\n{report}")
     spills = [line for line in report.splitlines()
               if "bytes stack frame" in line and line.strip() != CLEAN]
     if spills:
@@ -165,26 +178,36 @@ class Harness:
         self.lib = ctypes.CDLL(str(library))
         for dim in (64, 128):
             for causal in ("", "_causal"):
-                fn = getattr(self.lib, f"attention_fwd_d{dim}{causal}")
-                fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
-                               ctypes.c_void_p, ctypes.c_void_p,
-                               ctypes.c_void_p, ctypes.c_void_p,
-                               ctypes.c_void_p]
-                fn.restype = ctypes.c_int
+                for suffix in VARIANTS.values():
+                    name = f"attention_fwd_d{dim}{causal}{suffix}"
+                    if not suffix or hasattr(self.lib, name):
+                        fn = getattr(self.lib, name)
+                        fn.argtypes = [ctypes.c_void_p, ctypes.c_int64,
+                                       ctypes.c_int64, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_void_p]
+                        fn.restype = ctypes.c_int
         from torch.nn.attention import SDPBackend
         self.backends = {"flash": SDPBackend.FLASH_ATTENTION,
                          "efficient": SDPBackend.EFFICIENT_ATTENTION,
                          "cudnn": SDPBackend.CUDNN_ATTENTION}
 
-    def exogpu(self, shape, q, k, v, o, lse):
-        """Enqueues the ExoGPU kernel on PyTorch's current stream."""
-        fn = getattr(self.lib, shape.proc)
+    def variants(self, shape):
+        """The ExoGPU kernels the library has for `shape`: variant -> proc."""
+        procs = {variant: shape.proc + suffix
+                 for variant, suffix in VARIANTS.items()}
+        return {variant: proc for variant, proc in procs.items()
+                if variant == "exogpu" or hasattr(self.lib, proc)}
+
+    def exogpu(self, proc, shape, q, k, v, o, lse):
+        """Enqueues the ExoGPU kernel `proc` on PyTorch's current stream."""
+        fn = getattr(self.lib, proc)
         stream = self.torch.cuda.current_stream().cuda_stream
         status = fn(stream, shape.batch * shape.heads, shape.seqlen,
                     q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                     lse.data_ptr())
         if status != 0:
-            raise RuntimeError(f"{shape.proc} returned cudaError {status}")
+            raise RuntimeError(f"{proc} returned cudaError {status}")
 
     def sdpa(self, backend, shape, q, k, v):
         from torch.nn.attention import sdpa_kernel
@@ -244,20 +267,27 @@ class Harness:
         want_o, want_lse = self.reference(shape, q, k, v, heads)
         row = {"shape": shape.label, "B": shape.batch, "H": shape.heads,
                "S": shape.seqlen, "D": shape.dim, "causal": shape.causal}
-        try:
-            self.exogpu(shape, q, k, v, o, lse)
-            torch.cuda.synchronize()
-            row["exogpu_o_error"] = self.error(o[0, :heads], want_o)
-            row["exogpu_lse_error"] = self.error(lse[0, :heads], want_lse)
-        except RuntimeError as error:
-            row["exogpu_note"] = str(error)
-            row["exogpu_o_error"] = row["exogpu_lse_error"] = math.inf
-        row["exogpu_ok"] = (row["exogpu_o_error"] <= O_TOLERANCE and
-                            row["exogpu_lse_error"] <= LSE_TOLERANCE)
-        if row["exogpu_ok"]:
-            ms = self.time(lambda: self.exogpu(shape, q, k, v, o, lse))
-            row["exogpu_ms"] = ms
-            row["exogpu_tflops"] = shape.flops() / ms / 1e9
+        for variant, proc in self.variants(shape).items():
+            o.zero_()
+            lse.zero_()
+            try:
+                self.exogpu(proc, shape, q, k, v, o, lse)
+                torch.cuda.synchronize()
+                row[f"{variant}_o_error"] = self.error(o[0, :heads], want_o)
+                row[f"{variant}_lse_error"] = self.error(lse[0, :heads],
+                                                         want_lse)
+            except RuntimeError as error:
+                row[f"{variant}_note"] = str(error)
+                row[f"{variant}_o_error"] = math.inf
+                row[f"{variant}_lse_error"] = math.inf
+            row[f"{variant}_ok"] = (
+                row[f"{variant}_o_error"] <= O_TOLERANCE and
+                row[f"{variant}_lse_error"] <= LSE_TOLERANCE)
+            if row[f"{variant}_ok"]:
+                ms = self.time(
+                    lambda: self.exogpu(proc, shape, q, k, v, o, lse))
+                row[f"{variant}_ms"] = ms
+                row[f"{variant}_tflops"] = shape.flops() / ms / 1e9
         for backend in BACKENDS:
             try:
                 got = self.sdpa(backend, shape, q, k, v)
@@ -279,26 +309,33 @@ def format_row(row):
         return f"{value:7.1f}" if value is not None else "    n/a"
     best = max((row[f"{b}_tflops"] for b in BACKENDS
                 if f"{b}_tflops" in row), default=None)
-    ours = row.get("exogpu_tflops")
+    ours = max((row[f"{v}_tflops"] for v in VARIANTS
+                if f"{v}_tflops" in row), default=None)
     flash = row.get("flash_tflops")
 
     def ratio(anchor):
         return f"{ours / anchor:5.2f}" if ours and anchor else "  n/a"
-    if row.get("exogpu_note"):
-        status = f"FAILED ({row['exogpu_note']})"
-    elif row["exogpu_ok"]:
-        status = "ok"
-    else:
-        status = (f"WRONG (O {row['exogpu_o_error']:.2e}, LSE "
-                  f"{row['exogpu_lse_error']:.2e})")
-    return (f"| {row['shape']:<32} | {cell('exogpu')} | {cell('flash')} | "
-            f"{cell('efficient')} | {cell('cudnn')} | {ratio(flash)} | "
-            f"{ratio(best)} | {row.get('exogpu_o_error', 0):.1e} | {status} |")
+
+    def status(variant):
+        if row.get(f"{variant}_note"):
+            return f"FAILED ({row[f'{variant}_note']})"
+        if row[f"{variant}_ok"]:
+            return "ok"
+        return (f"WRONG (O {row[f'{variant}_o_error']:.2e}, LSE "
+                f"{row[f'{variant}_lse_error']:.2e})")
+    checks = [("" if variant == "exogpu" else f"{variant} ") + status(variant)
+              for variant in VARIANTS if f"{variant}_ok" in row]
+    return (f"| {row['shape']:<32} | {cell('exogpu')} | {cell('pingpong')} | "
+            f"{cell('flash')} | {cell('efficient')} | {cell('cudnn')} | "
+            f"{ratio(flash)} | {ratio(best)} | "
+            f"{row.get('exogpu_o_error', 0):.1e} | {'; '.join(checks)} |")
 
 
-HEADER = ("| shape | ExoGPU | flash | efficient | cuDNN | x flash | x best "
-          "| O error | check |\n| --- | --- | --- | --- | --- | --- | --- "
-          "| --- | --- |")
+# ExoGPU: the kernel of examples/attention_fwd_sm90a.mlir; ping-pong: its
+# inter-warpgroup ping-pong twin (D = 128); the ratios take the faster.
+HEADER = ("| shape | ExoGPU | ping-pong | flash | efficient | cuDNN | x flash "
+          "| x best | O error | check |\n| --- | --- | --- | --- | --- | --- "
+          "| --- | --- | --- | --- |")
 
 
 def run(library, args, results):
@@ -340,7 +377,9 @@ def run(library, args, results):
         writer = csv.DictWriter(handle, fieldnames=keys)
         writer.writeheader()
         writer.writerows(rows)
-    wrong = [row["shape"] for row in rows if not row["exogpu_ok"]]
+    wrong = [row["shape"] for row in rows
+             if not all(row[f"{variant}_ok"] for variant in VARIANTS
+                        if f"{variant}_ok" in row)]
     log(f"{len(rows)} shapes, {len(wrong)} wrong; results in {results}")
     return 1 if wrong else 0
 

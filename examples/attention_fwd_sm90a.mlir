@@ -43,9 +43,9 @@ exogpu.import "sm90a"
 // analysis, the distributed memory deduction and the synchronization check
 // (box engine at BH = 2, S = 1024 and more, the reference engine at the
 // smallest sizes that reuse a ring stage); the meaning equals the twin.
-// Not here: inter-warpgroup ping-pong (FA3 lets one warpgroup's softmax
-// overlap the other's wgmmas with named barriers) and producer run-ahead
-// into the next task.
+// Inter-warpgroup ping-pong (FA3 lets one warpgroup's softmax overlap the
+// other's wgmmas) is in attention_fwd_pingpong_sm90a.mlir. Not here:
+// producer run-ahead into the next task.
 
 // Head dimension 128, every key.
 // CHECK-LABEL: exogpu.proc @attention_fwd_d128(

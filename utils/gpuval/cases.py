@@ -209,17 +209,23 @@ EXAMPLES = [
              sanitize={"M": 256, "N": 256, "S": 2, "KC": 64}),
 ]
 
-# The attention kernels (examples/attention_fwd_sm90a.mlir): O in bf16 and
-# LSE in f32 held to the bf16 tolerance for S terms per element (P is
-# rounded to bf16 before P V). Each driver holds its own kernel only.
+# The attention kernels (examples/attention_fwd_sm90a.mlir, and the
+# inter-warpgroup ping-pong ones of attention_fwd_pingpong_sm90a.mlir): O in
+# bf16 and LSE in f32 held to the bf16 tolerance for S terms per element (P
+# is rounded to bf16 before P V). Each driver holds its own kernel only.
 ATTENTION = "examples/attention_fwd_sm90a.mlir"
+ATTENTION_PINGPONG = "examples/attention_fwd_pingpong_sm90a.mlir"
 ATTENTION_PROGRAM = {"only_proc": True}
-for _proc, _reference in [("attention_fwd_d128", "attention"),
-                          ("attention_fwd_d128_causal", "attention_causal"),
-                          ("attention_fwd_d64", "attention"),
-                          ("attention_fwd_d64_causal", "attention_causal")]:
+for _proc, _source, _reference in [
+        ("attention_fwd_d128", ATTENTION, "attention"),
+        ("attention_fwd_d128_causal", ATTENTION, "attention_causal"),
+        ("attention_fwd_d64", ATTENTION, "attention"),
+        ("attention_fwd_d64_causal", ATTENTION, "attention_causal"),
+        ("attention_fwd_d128_pingpong", ATTENTION_PINGPONG, "attention"),
+        ("attention_fwd_d128_causal_pingpong", ATTENTION_PINGPONG,
+         "attention_causal")]:
     EXAMPLES.append(_example(
-        _proc, [ATTENTION], SM90A, ATTENTION_PROGRAM,
+        _proc, [_source], SM90A, ATTENTION_PROGRAM,
         math="bf16", sum_length="S", reference=_reference,
         meaning=[{"BH": 1, "S": 128}, {"BH": 1, "S": 384}],
         device=[{"BH": 16, "S": 2048}, {"BH": 4, "S": 8192}],

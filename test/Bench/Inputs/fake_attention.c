@@ -3,7 +3,9 @@
    naively on host memory in float (the stand-in torch keeps every tensor in
    float32), so the benchmark's run stage can be exercised without a GPU.
    attention_fwd_d64 answers cudaErrorInvalidValue (1), to show a failing
-   kernel in the table. */
+   kernel in the table. The ping-pong kernels (D = 128) compute the same,
+   except that the causal one forgets the mask when S > 128, to show a
+   wrong one. */
 #include <math.h>
 #include <stdint.h>
 
@@ -51,4 +53,14 @@ int attention_fwd_d64_causal(void *stream, int64_t bh, int64_t s,
                              const float *q, const float *k, const float *v,
                              float *o, float *lse) {
   return attention(bh, s, 64, 1, q, k, v, o, lse);
+}
+int attention_fwd_d128_pingpong(void *stream, int64_t bh, int64_t s,
+                                const float *q, const float *k,
+                                const float *v, float *o, float *lse) {
+  return attention(bh, s, 128, 0, q, k, v, o, lse);
+}
+int attention_fwd_d128_causal_pingpong(void *stream, int64_t bh, int64_t s,
+                                       const float *q, const float *k,
+                                       const float *v, float *o, float *lse) {
+  return attention(bh, s, 128, s <= 128, q, k, v, o, lse);
 }

@@ -45,6 +45,10 @@ class Tensor:
         other = other.array if isinstance(other, Tensor) else other
         return Tensor(self.array / other, self.dtype)
 
+    def zero_(self):
+        self.array.fill(0)
+        return self
+
     def cuda(self):
         return self
 
