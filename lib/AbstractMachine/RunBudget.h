@@ -26,8 +26,9 @@ public:
       : maxSteps(maxSteps), maxMemoryMiB(maxMemoryMiB) {}
 
   /// `count` more steps, taken by `op`: an error at `op` once the run has
-  /// taken more than max-steps, or when the heap, measured every few
-  /// thousand steps, has grown past max-memory.
+  /// taken more than max-steps, or when the heap, measured at the first step
+  /// and then every 2^14 to 2^20 steps (the more, the farther it is from
+  /// max-memory), has grown past max-memory.
   LogicalResult step(Operation *op, uint64_t count = 1);
   uint64_t getSteps() const { return steps; }
 

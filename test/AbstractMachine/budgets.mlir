@@ -12,7 +12,8 @@
 // steady state), a loop whose remaining iterations would take the run past
 // it, at the steps its last iteration took, is refused at the loop with the
 // estimate; a run that takes more anyway stops at the statement. The heap
-// may grow to max-memory MiB (4096 by default), measured every 16384 steps
+// may grow to max-memory MiB (4096 by default), measured every 16384 to 2^20
+// steps (the farther from max-memory, the fewer measurements)
 // (the reference engine's estimate of an allocation: reference-limits.mlir).
 
 // 2^62 iterations whose barrier counts grow: each runs one by one (the box
@@ -58,9 +59,9 @@ exoam.proc @straight_line() {
 
 // -----
 
-// The heap is measured at the first step and every 16384 after: the
-// reference engine's states for 16384 elements take about 25 MiB, more than
-// max-memory=2.
+// The heap is measured at the first step and 16384 steps later (it is close
+// to max-memory=2): the reference engine's 16384 elements (one state, which
+// they share) take about 25 MiB with the rest of the heap.
 // HEAP: error: the abstract machine's state has grown to {{[0-9]+}} MiB of heap, more than max-memory=2 (MiB); raise max-memory or check smaller sizes
 exoam.proc @many_elements() {
   exoam.loop %i in (0, 40000) {
