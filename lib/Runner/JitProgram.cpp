@@ -21,6 +21,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -221,6 +222,40 @@ createTargetMachine(StringRef cpu) {
   return builder->createTargetMachine();
 }
 
+/// Erases from `module` the procs and instructions that no proc named in
+/// `entries` reaches through symbol references; returns the procs kept.
+static SmallVector<StringRef> keepReachable(ModuleOp module,
+                                            ArrayRef<std::string> entries) {
+  SymbolTable symbols(module);
+  llvm::SmallPtrSet<Operation *, 16> reached;
+  SmallVector<Operation *> worklist;
+  auto reach = [&](Operation *op) {
+    if (op && reached.insert(op).second)
+      worklist.push_back(op);
+  };
+  for (const std::string &name : entries)
+    reach(symbols.lookup(name));
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    op->walk([&](Operation *nested) {
+      if (std::optional<SymbolTable::UseRange> uses =
+              SymbolTable::getSymbolUses(nested))
+        for (const SymbolTable::SymbolUse &use : *uses)
+          reach(symbols.lookup(use.getSymbolRef().getRootReference()));
+    });
+  }
+  SmallVector<StringRef> kept;
+  for (Operation &op : llvm::make_early_inc_range(module.getOps())) {
+    if (!isa<ProcOp, InstrOp>(op))
+      continue;
+    if (!reached.contains(&op))
+      op.erase();
+    else if (auto proc = dyn_cast<ProcOp>(op))
+      kept.push_back(proc.getSymName());
+  }
+  return kept;
+}
+
 llvm::Expected<std::unique_ptr<JitProgram>>
 JitProgram::compile(ModuleOp module, const JitOptions &options) {
   static bool initialized = [] {
@@ -237,6 +272,13 @@ JitProgram::compile(ModuleOp module, const JitOptions &options) {
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
   OwningOpRef<ModuleOp> lowered(module.clone());
+  SmallVector<std::string> procs;
+  if (options.entries.empty())
+    for (ProcOp proc : module.getOps<ProcOp>())
+      procs.push_back(proc.getSymName().str());
+  else
+    for (StringRef name : keepReachable(*lowered, options.entries))
+      procs.push_back(name.str());
   if (failed(lowerToLLVM(*lowered, options)))
     return llvm::createStringError("lowering the procs to LLVM failed");
 
@@ -270,9 +312,8 @@ JitProgram::compile(ModuleOp module, const JitOptions &options) {
   // compile and run times are told apart. The code is compiled before its
   // symbols are resolved: an unresolved one is reported by name and origin.
   llvm::Error lookupError = llvm::Error::success();
-  for (ProcOp proc : module.getOps<ProcOp>())
-    if (auto function = program->engine->lookupPacked(
-            ("_mlir_ciface_" + proc.getSymName()).str());
+  for (const std::string &proc : procs)
+    if (auto function = program->engine->lookupPacked("_mlir_ciface_" + proc);
         !function) {
       lookupError = function.takeError();
       break;

@@ -335,6 +335,9 @@ llvm::Expected<bool> runMain(ModuleOp module) {
   options.optLevel = optLevel;
   options.checkBounds = checkBounds;
   options.cpu = jitCpu;
+  options.entries.push_back(bound->getProc().getSymName().str());
+  if (other)
+    options.entries.push_back(other->getProc().getSymName().str());
   auto program = JitProgram::compile(module, options);
   if (!program)
     return program.takeError();
