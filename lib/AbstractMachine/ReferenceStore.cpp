@@ -191,10 +191,8 @@ bool ReferenceStore::hasRecordSeenByAll() {
 void ReferenceStore::lift(const RecordLift &lambda) {
   ++epoch;
   for (std::unique_ptr<SharedState> &shared : states)
-    forEachRecordList(shared->state,
-                      [&](std::vector<VisibilityRecord> &records, bool ring) {
-                        lambda(records, ring);
-                      });
+    forEachRecordList(shared->state, [&](std::vector<VisibilityRecord> &records,
+                                         bool ring) { lambda(records, ring); });
 }
 
 std::unique_ptr<SyncStore> mlir::exoam::createReferenceStore() {
