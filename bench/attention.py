@@ -82,18 +82,9 @@ log, fail, find_tool = SCRIPT.log, SCRIPT.fail, SCRIPT.find_tool
 
 def translate(translator, src):
     """Stage 1: the kernels' CUDA and headers into src."""
-    src.mkdir(parents=True, exist_ok=True)
     for name in NAMES:
-        example = ROOT / "examples" / f"{name}.mlir"
-        for flag, suffix in (("--to-cuda", ".cu"),
-                             ("--to-cuda-header", ".h")):
-            result = subprocess.run(
-                [translator, flag, str(example), "-o",
-                 str(src / (name + suffix))], capture_output=True, text=True)
-            if result.returncode != 0:
-                fail(f"exogpu-translate {flag} {example.name}:\n"
-                     f"{result.stderr}")
-        log(f"translated {example.name} into {src}")
+        SCRIPT.translate(translator, [ROOT / "examples" / f"{name}.mlir"], src)
+        log(f"translated {name}.mlir into {src}")
 
 
 def stamp_of(nvcc, src):

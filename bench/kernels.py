@@ -90,16 +90,9 @@ log, fail, find_tool = SCRIPT.log, SCRIPT.fail, SCRIPT.find_tool
 
 def translate(translator, src):
     """Stage 1: every kernel's CUDA and header into src."""
-    src.mkdir(parents=True, exist_ok=True)
-    for name in KERNELS:
-        example = ROOT / "examples" / f"{name}.mlir"
-        for flag, suffix in (("--to-cuda", ".cu"), ("--to-cuda-header", ".h")):
-            result = subprocess.run(
-                [translator, flag, str(example), "-o",
-                 str(src / (name + suffix))], capture_output=True, text=True)
-            if result.returncode != 0:
-                fail(f"exogpu-translate {flag} {example.name}:\n"
-                     f"{result.stderr}")
+    SCRIPT.translate(translator,
+                     [ROOT / "examples" / f"{name}.mlir" for name in KERNELS],
+                     src)
     log(f"translated {len(KERNELS)} units into {src}")
 
 

@@ -1,6 +1,6 @@
 """What the benchmark scripts share (bench/kernels.py, bench/attention.py):
-their messages, finding a tool, and the stamp that tells a build is up to
-date."""
+their messages, finding a tool, translating examples, and the stamp that
+tells a build is up to date."""
 
 import hashlib
 import os
@@ -35,6 +35,22 @@ class Script:
             if candidate and os.path.exists(candidate):
                 return candidate
         return None
+
+    def translate(self, translator, examples, src):
+        """The CUDA and header of each of `examples` (.mlir paths) into
+        `src` as NAME.cu and NAME.h (an error with the translator's
+        diagnostics if one fails)."""
+        src.mkdir(parents=True, exist_ok=True)
+        for example in examples:
+            for flag, suffix in (("--to-cuda", ".cu"),
+                                 ("--to-cuda-header", ".h")):
+                result = subprocess.run(
+                    [translator, flag, str(example), "-o",
+                     str(src / (example.stem + suffix))],
+                    capture_output=True, text=True)
+                if result.returncode != 0:
+                    self.fail(f"exogpu-translate {flag} {example.name}:\n"
+                              f"{result.stderr}")
 
     def stamp(self, nvcc, flags, inputs, missing_hint):
         """A hash of what a build reads: the compiler's version, its flags
