@@ -95,9 +95,7 @@ static StringRef getHazardName(AccessPurpose purpose, bool recordIsRead) {
   return "";
 }
 
-/// The one task all of `threads` belong to, if they are finitely many of
-/// one task.
-static std::optional<int64_t> getOnlyTask(const ThreadSet &threads) {
+std::optional<int64_t> mlir::exoam::getOnlyTask(const ThreadSet &threads) {
   std::optional<int64_t> only;
   bool several = false;
   if (!threads.isAll())
@@ -110,15 +108,9 @@ static std::optional<int64_t> getOnlyTask(const ThreadSet &threads) {
   return only;
 }
 
-/// `threads` in the kernel's terms when they are threads of one task:
-/// `threads 128..255` or `thread 5`, numbered as the kernel numbers them
-/// within its CTA (or cluster), followed by `of another task` unless that
-/// task is `task`, the task of the statement a hazard is reported at (the
-/// iterations of the report name both tasks in the kernel's iterators). The
-/// machine's form (`{task 2: 0..31; task 3: 0..31}`, task ids counted over
-/// every cuda_tasks iteration) otherwise.
-static std::string formatThreads(const ThreadSet &threads,
-                                 std::optional<int64_t> task) {
+// (A hazard's iterations name both tasks in the kernel's iterators.)
+std::string mlir::exoam::formatThreads(const ThreadSet &threads,
+                                       std::optional<int64_t> task) {
   std::optional<int64_t> own = getOnlyTask(threads);
   if (!own || *own == ThreadSet::kFinishedTask)
     return format(threads);
@@ -129,6 +121,13 @@ static std::string formatThreads(const ThreadSet &threads,
   if (own != task)
     os << " of another task";
   return text;
+}
+
+std::string mlir::exoam::formatThread(GlobalThread thread,
+                                      std::optional<int64_t> task) {
+  IntervalSet one;
+  one.insert(thread.thread, thread.thread);
+  return formatThreads(ThreadSet::get(thread.task, one), task);
 }
 
 /// Emits the hazard form of a failing check that knows the access it guards.

@@ -19,6 +19,21 @@ class Operation;
 
 namespace mlir::exoam {
 
+/// `threads` as the kernel numbers them when they are threads of one task:
+/// `threads 128..255` or `thread 5` (within their CTA or cluster), followed
+/// by `of another task` unless that task is `task` (the task of the
+/// statement reported at). The machine's form (`{task 2: 0..31; task 3:
+/// 0..31}`, task ids counted over every cuda_tasks iteration) otherwise.
+std::string formatThreads(const ThreadSet &threads,
+                          std::optional<int64_t> task);
+
+/// One thread so: `thread 5`, or `thread 5 of another task`.
+std::string formatThread(GlobalThread thread, std::optional<int64_t> task);
+
+/// The one task all of `threads` belong to, if they are finitely many of
+/// one task.
+std::optional<int64_t> getOnlyTask(const ThreadSet &threads);
+
 /// What a CheckReads / CheckMutates asked for.
 struct VisibilityQuery {
   VisibilityLevel level;

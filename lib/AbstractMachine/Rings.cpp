@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rings.h"
+#include "CheckDiagnostics.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/MathExtras.h"
@@ -210,8 +211,8 @@ static void reportUnpassed(const ElementKey &key, const RingPhase &entry,
        << format(key) << " may pass only after phase " << entry.phase
        << ", the next phase of its ring slot ("
        << describeSlot(key, entry.phase, depth)
-       << "), completed: no signal of that phase is ordered after thread "
-       << format(getFirstThread(await.actors))
+       << "), completed: no signal of that phase is ordered after "
+       << formatThread(getFirstThread(await.actors), getOnlyTask(await.actors))
        << " passed it, and its parity wait would then wait for a later phase "
           "(the "
           "signaling threads run more than "
@@ -275,9 +276,12 @@ LogicalResult RingRules::checkSignal(Operation *op, const ThreadSet &threads,
         InFlightDiagnostic diag = emitError(await->origin);
         diag << "hang: this await waits for phase " << phase << " of "
              << format(key) << ", which the arrive noted below completes, "
-             << "which waits for this await: its threads " << format(threads)
-             << " are ordered after thread "
-             << format(getFirstThread(await->actors)) << " passed it";
+             << "which waits for this await: the arrive by "
+             << formatThreads(threads, getOnlyTask(threads))
+             << " is ordered after "
+             << formatThread(getFirstThread(await->actors),
+                             getOnlyTask(threads))
+             << " passed it";
         diag.attachNote(op->getLoc())
             << "the arrive that completes phase " << phase << " of "
             << format(key) << ", ordered after the await";
@@ -418,9 +422,9 @@ LogicalResult RingRules::checkArrive(Operation *op, SyncStore &store,
       !(arriver->second.first == threads)) {
     InFlightDiagnostic diag = emitError(op->getLoc());
     diag << "several collectives arrive at " << format(home)
-         << ": this arrive by " << format(threads) << " signals phase " << phase
-         << ", earlier phases were signaled by "
-         << format(arriver->second.first)
+         << ": this arrive by " << formatThreads(threads, getOnlyTask(threads))
+         << " signals phase " << phase << ", earlier phases were signaled by "
+         << formatThreads(arriver->second.first, getOnlyTask(threads))
          << "; the hardware completes a phase with the arrivals of whichever "
             "collective comes first, and the check pairs an await with one "
             "arrive only if a single collective arrives at the element, in "
@@ -433,8 +437,8 @@ LogicalResult RingRules::checkArrive(Operation *op, SyncStore &store,
           variable->arrived.findOther(threads, phase)) {
     emitError(op->getLoc())
         << "this arrive signals phase " << phase << " of " << format(home)
-        << ", but thread " << format(other->first) << " made " << other->second
-        << " arrive(s) on @" << home.var.getValue()
+        << ", but " << formatThread(other->first, getOnlyTask(threads))
+        << " made " << other->second << " arrive(s) on @" << home.var.getValue()
         << " before it: the translation numbers each thread's arrives on a "
            "barrier variable (arrive j uses ring slot j mod "
         << variable->depth
@@ -524,9 +528,9 @@ LogicalResult RingRules::checkAwaitOn(Operation *op, const ThreadSet &threads,
            << " waits for the awaiting threads' own arrives on @"
            << key.var.getValue() << " (their N-th latest), but ";
       if (other)
-        diag << "thread " << format(other->first) << " made " << other->second
-             << " arrive(s) on @" << key.var.getValue() << " where "
-             << format(key) << " has " << state.arrives
+        diag << formatThread(other->first, getOnlyTask(threads)) << " made "
+             << other->second << " arrive(s) on @" << key.var.getValue()
+             << " where " << format(key) << " has " << state.arrives
              << ": on the hardware it would wait for another phase";
       else
         diag << format(key) << " has " << state.arrives
@@ -540,8 +544,8 @@ LogicalResult RingRules::checkAwaitOn(Operation *op, const ThreadSet &threads,
                  variable->awaited.findOther(threads, state.awaits)) {
     emitError(op->getLoc())
         << "this await is await " << state.awaits << " of " << format(key)
-        << ", but thread " << format(other->first) << " made " << other->second
-        << " await(s) on @" << key.var.getValue()
+        << ", but " << formatThread(other->first, getOnlyTask(threads))
+        << " made " << other->second << " await(s) on @" << key.var.getValue()
         << " before it: the translation numbers each thread's awaits on a "
            "barrier variable, so on the hardware it would wait for another "
            "phase (each thread awaits one element of a barrier variable, "

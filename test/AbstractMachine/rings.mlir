@@ -11,7 +11,7 @@
 exoam.proc @arrives_at_two_elements() {
   exoam.alloc barrier @bar[2] ring 1
   exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[0] threads gpu[4 (_, 1, 0)]
-  // expected-error @below {{this arrive signals phase 0 of @bar[1], but thread (task 0, thread 0) made 1 arrive(s) on @bar before it}}
+  // expected-error @below {{this arrive signals phase 0 of @bar[1], but thread 0 made 1 arrive(s) on @bar before it}}
   exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[1] threads gpu[4 (_, 1, 0)]
   exoam.await @bar[0] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
 }
@@ -37,7 +37,7 @@ exoam.proc @arrives_at_two_elements_unbounded() {
 // reached it: thread 0's arrive never comes.
 exoam.proc @hang_through_rendezvous() {
   exoam.alloc barrier @bar[] ring 1
-  // expected-error @below {{hang: this await waits for phase 0 of @bar[], which the arrive noted below completes, which waits for this await: its threads {task 0: 0} are ordered after thread (task 0, thread 1) passed it}}
+  // expected-error @below {{hang: this await waits for phase 0 of @bar[], which the arrive noted below completes, which waits for this await: the arrive by thread 0 is ordered after thread 1 passed it}}
   exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
   exoam.fence transitive pre = qfull(cuda_in_order) full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) threads gpu[4 (_, 2, 0)]
   // expected-note @below {{the arrive that completes phase 0 of @bar[], ordered after the await}}
@@ -263,7 +263,7 @@ exoam.proc @remote_arrive_after_rendezvous() {
 exoam.proc @await_overtaken_at_end() {
   exoam.alloc barrier @bar[] ring 1
   exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]
-  // expected-error @below {{ring overrun: this await of phase 0 of @bar[] may pass only after phase 1, the next phase of its ring slot (slot 0 of @bar[]'s ring of 1), completed: no signal of that phase is ordered after thread (task 0, thread 1) passed it}}
+  // expected-error @below {{ring overrun: this await of phase 0 of @bar[] may pass only after phase 1, the next phase of its ring slot (slot 0 of @bar[]'s ring of 1), completed: no signal of that phase is ordered after thread 1 passed it}}
   exoam.await @bar[] full = qfull(cuda_in_order) temp = qtmp(cuda_in_order) n = -1 threads gpu[4 (_, 1, 1)]
   // expected-note @below {{the last signal of phase 1}}
   exoam.arrive transitive pre = qfull(cuda_in_order) >> @bar[] threads gpu[4 (_, 1, 0)]

@@ -20,7 +20,7 @@ exogpu.proc @wait_cycle(%out: f32[2, 128] @CudaGmemLinear) {
       %empty = exogpu.alloc barrier @CudaMbarrier
       exogpu.for %k in seq(0, 4) {
         exogpu.warps "producer" {
-          // expected-error @below {{hang: this await waits for phase 0 of @empty[], which the arrive noted below completes, which waits for this await: its threads {task 1: 32..159} are ordered after thread (task 1, thread 0) passed it}}
+          // expected-error @below {{hang: this await waits for phase 0 of @empty[], which the arrive noted below completes, which waits for this await: the arrive by threads 32..159 is ordered after thread 0 passed it}}
           exogpu.await(%empty, cuda_in_order, -1) : barrier @CudaMbarrier
           exogpu.for %t in cuda_threads(0, 32, unit = cuda_thread) {
             exogpu.for %j in seq(0, 4) {
@@ -90,7 +90,7 @@ exogpu.proc @wait_cycle_through_fence(%out: f32[128] @CudaGmemLinear) {
       %S = exogpu.alloc f32[128] @CudaSmemLinear
       %full = exogpu.alloc barrier @CudaMbarrier
       exogpu.warps "consumer" {
-        // expected-error @below {{hang: this await waits for phase 0 of @full[], which the arrive noted below completes, which waits for this await: its threads {task 1: 0..31} are ordered after thread (task 1, thread 32) passed it}}
+        // expected-error @below {{hang: this await waits for phase 0 of @full[], which the arrive noted below completes, which waits for this await: the arrive by threads 0..31 is ordered after thread 32 passed it}}
         exogpu.await(%full, cuda_in_order, -1) : barrier @CudaMbarrier
       }
       exogpu.fence(cuda_in_order, cuda_in_order)

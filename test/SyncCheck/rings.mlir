@@ -35,7 +35,7 @@ exogpu.proc @release_per_warpgroup(%out: f32[256] @CudaGmemLinear) {
             exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
               exogpu.reduce %out[%wg * 128 + %tid] += %S[%k mod 2, %wg * 128 + %tid] : f32[256] @CudaGmemLinear, f32[2, 256] @CudaSmemLinear
             }
-            // expected-error @below {{several collectives arrive at @empty[]: this arrive by {task 1: 256..383} signals phase 1, earlier phases were signaled by {task 1: 128..255}; the hardware completes a phase with the arrivals of whichever collective comes first}}
+            // expected-error @below {{several collectives arrive at @empty[]: this arrive by threads 256..383 signals phase 1, earlier phases were signaled by threads 128..255; the hardware completes a phase with the arrivals of whichever collective comes first}}
             // expected-note @below {{the earlier arrive}}
             exogpu.arrive(cuda_in_order, 1) >> %empty : barrier @CudaMbarrier
           }
@@ -112,7 +112,7 @@ exogpu.proc @awaits_in_turns(%out: f32[256] @CudaGmemLinear) {
         exogpu.warps "consumer" {
           exogpu.for %wg in cuda_threads(0, 2, unit = cuda_warpgroup) {
             exogpu.if %wg == %k mod 2 {
-              // expected-error @below {{this await is await 1 of @full[], but thread (task 1, thread 256) made 0 await(s) on @full before it: the translation numbers each thread's awaits on a barrier variable, so on the hardware it would wait for another phase}}
+              // expected-error @below {{this await is await 1 of @full[], but thread 256 made 0 await(s) on @full before it: the translation numbers each thread's awaits on a barrier variable, so on the hardware it would wait for another phase}}
               exogpu.await(%full, cuda_in_order, -1) : barrier @CudaMbarrier
               exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
                 exogpu.for %j in seq(0, 2) {
@@ -186,7 +186,7 @@ exogpu.proc @await_own_by_others(%out: f32[128] @CudaGmemLinear) {
         }
         exogpu.arrive(cuda_in_order, 1) >> %bar : barrier @CudaMbarrier
       }
-      // expected-error @below {{an await with N = 0 waits for the awaiting threads' own arrives on @bar (their N-th latest), but thread (task 1, thread 1) made 0 arrive(s) on @bar where @bar[] has 1: on the hardware it would wait for another phase; use N < 0 (ring lag ~N) to wait for other threads' arrives}}
+      // expected-error @below {{an await with N = 0 waits for the awaiting threads' own arrives on @bar (their N-th latest), but thread 1 made 0 arrive(s) on @bar where @bar[] has 1: on the hardware it would wait for another phase; use N < 0 (ring lag ~N) to wait for other threads' arrives}}
       exogpu.await(%bar, cuda_in_order, 0) : barrier @CudaMbarrier
       exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
         exogpu.assign %out[%tid] = %S[127 - %tid] : f32[128] @CudaGmemLinear, f32[128] @CudaSmemLinear
@@ -396,7 +396,7 @@ exogpu.proc @producer_ahead(%out: f32[4, 128] @CudaGmemLinear) {
           exogpu.arrive(cuda_in_order, 1) >> %full : barrier @CudaMbarrier
         }
         exogpu.warps "consumer" {
-          // expected-error @below {{ring overrun: this await of phase 0 of @full[] may pass only after phase 1, the next phase of its ring slot (slot 0 of @full[]'s ring of 1), completed: no signal of that phase is ordered after thread (task 1, thread 32) passed it, and its parity wait would then wait for a later phase (the signaling threads run more than 1 phases ahead of the awaiting ones)}}
+          // expected-error @below {{ring overrun: this await of phase 0 of @full[] may pass only after phase 1, the next phase of its ring slot (slot 0 of @full[]'s ring of 1), completed: no signal of that phase is ordered after thread 32 passed it, and its parity wait would then wait for a later phase (the signaling threads run more than 1 phases ahead of the awaiting ones)}}
           exogpu.await(%full, cuda_in_order, -1) : barrier @CudaMbarrier
           exogpu.for %tid in cuda_threads(0, 128, unit = cuda_thread) {
             exogpu.assign %out[%k, %tid] = %S[%k, %tid] : f32[4, 128] @CudaGmemLinear, f32[4, 128] @CudaSmemLinear
