@@ -223,7 +223,8 @@ createTargetMachine(StringRef cpu) {
 }
 
 /// Erases from `module` the procs and instructions that no proc named in
-/// `entries` reaches through symbol references; returns the procs kept.
+/// `entries` reaches through symbol references (none where a reached op's
+/// references cannot be listed); returns the procs kept.
 static SmallVector<StringRef> keepReachable(ModuleOp module,
                                             ArrayRef<std::string> entries) {
   SymbolTable symbols(module);
@@ -235,20 +236,21 @@ static SmallVector<StringRef> keepReachable(ModuleOp module,
   };
   for (const std::string &name : entries)
     reach(symbols.lookup(name));
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    op->walk([&](Operation *nested) {
-      if (std::optional<SymbolTable::UseRange> uses =
-              SymbolTable::getSymbolUses(nested))
-        for (const SymbolTable::SymbolUse &use : *uses)
-          reach(symbols.lookup(use.getSymbolRef().getRootReference()));
-    });
+  bool complete = true;
+  while (complete && !worklist.empty()) {
+    // The references of the op and of everything nested in it.
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(worklist.pop_back_val());
+    complete = uses.has_value();
+    if (complete)
+      for (const SymbolTable::SymbolUse &use : *uses)
+        reach(symbols.lookup(use.getSymbolRef().getRootReference()));
   }
   SmallVector<StringRef> kept;
   for (Operation &op : llvm::make_early_inc_range(module.getOps())) {
     if (!isa<ProcOp, InstrOp>(op))
       continue;
-    if (!reached.contains(&op))
+    if (complete && !reached.contains(&op))
       op.erase();
     else if (auto proc = dyn_cast<ProcOp>(op))
       kept.push_back(proc.getSymName());
