@@ -85,10 +85,14 @@ def translate_together(translate, chunks, folder):
 def check_in_groups(items, together, alone):
     """Checks `items` ((path, chunk) pairs) folder by folder with
     `together(chunks, folder)`, then file by file where a folder fails,
-    then with `alone(path, chunk)` where a file fails."""
+    then with `alone(path, chunk)` where a file fails; a chunk with a
+    marker line of its own is checked alone."""
     by_folder = {}
     for path, chunk in items:
-        by_folder.setdefault(path.parent, []).append((path, chunk))
+        if SPLIT.search(chunk):
+            alone(path, chunk)
+        else:
+            by_folder.setdefault(path.parent, []).append((path, chunk))
     for folder, entries in by_folder.items():
         if together([chunk for _, chunk in entries], folder):
             continue
@@ -163,7 +167,7 @@ def main():
                     *root.glob("stdlib/*.mlir")])
     failures = []
     rejected = 0
-    to_translate, to_round_trip, alone = [], [], []
+    to_translate, to_round_trip = [], []
     for path in files:
         text = path.read_text()
         runs = run_lines(text)
@@ -194,20 +198,16 @@ def main():
 
     def translate_group(chunks, folder):
         nonlocal translated
-        if any(SPLIT.search(chunk) for chunk in chunks):
-            return False
         if not translate_together(translate, chunks, folder):
             return False
         translated += len(chunks)
         return True
 
-    def round_trip_group(chunks, folder):
-        return (not any(SPLIT.search(chunk) for chunk in chunks) and
-                round_trips_together(tool, chunks, folder))
-
     if translate:
         check_in_groups(to_translate, translate_group, translate_alone)
-    check_in_groups(to_round_trip, round_trip_group,
+    check_in_groups(to_round_trip,
+                    lambda chunks, folder: round_trips_together(tool, chunks,
+                                                                folder),
                     lambda path, chunk: check_round_trip(tool, path, chunk,
                                                          failures))
     accepted = len(to_round_trip)
