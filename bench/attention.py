@@ -169,23 +169,23 @@ class Harness:
         self.lib = ctypes.CDLL(str(library))
         for dim in (64, 128):
             for causal in ("", "_causal"):
-                for suffix in VARIANTS.values():
-                    name = f"attention_fwd_d{dim}{causal}{suffix}"
-                    if not suffix or hasattr(self.lib, name):
-                        fn = getattr(self.lib, name)
-                        fn.argtypes = [ctypes.c_void_p, ctypes.c_int64,
-                                       ctypes.c_int64, ctypes.c_void_p,
-                                       ctypes.c_void_p, ctypes.c_void_p,
-                                       ctypes.c_void_p, ctypes.c_void_p]
-                        fn.restype = ctypes.c_int
+                variants = self.variants(f"attention_fwd_d{dim}{causal}")
+                for proc in variants.values():
+                    fn = getattr(self.lib, proc)
+                    fn.argtypes = [ctypes.c_void_p, ctypes.c_int64,
+                                   ctypes.c_int64, ctypes.c_void_p,
+                                   ctypes.c_void_p, ctypes.c_void_p,
+                                   ctypes.c_void_p, ctypes.c_void_p]
+                    fn.restype = ctypes.c_int
         from torch.nn.attention import SDPBackend
         self.backends = {"flash": SDPBackend.FLASH_ATTENTION,
                          "efficient": SDPBackend.EFFICIENT_ATTENTION,
                          "cudnn": SDPBackend.CUDNN_ATTENTION}
 
-    def variants(self, shape):
-        """The ExoGPU kernels the library has for `shape`: variant -> proc."""
-        procs = {variant: shape.proc + suffix
+    def variants(self, base):
+        """The ExoGPU kernels the library has for the proc `base` of a
+        shape: variant -> proc."""
+        procs = {variant: base + suffix
                  for variant, suffix in VARIANTS.items()}
         return {variant: proc for variant, proc in procs.items()
                 if variant == "exogpu" or hasattr(self.lib, proc)}
@@ -258,7 +258,7 @@ class Harness:
         want_o, want_lse = self.reference(shape, q, k, v, heads)
         row = {"shape": shape.label, "B": shape.batch, "H": shape.heads,
                "S": shape.seqlen, "D": shape.dim, "causal": shape.causal}
-        for variant, proc in self.variants(shape).items():
+        for variant, proc in self.variants(shape.proc).items():
             o.zero_()
             lse.zero_()
             try:

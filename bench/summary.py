@@ -167,9 +167,8 @@ def attention_rows(path, targets):
                    else max(errors)}
             for key in ("flash", "efficient", "cudnn"):
                 out[key] = number(row.get(f"{key}_tflops"))
-            out["exogpu"] = max((number(row.get(f"{v}_tflops"))
-                                 for v in variants
-                                 if number(row.get(f"{v}_tflops"))),
+            out["exogpu"] = max(filter(None, (number(row.get(f"{v}_tflops"))
+                                              for v in variants)),
                                 default=None)
             for key in ("flash", "cudnn"):
                 if out["exogpu"] and out[key]:
