@@ -1973,3 +1973,92 @@ exogpu.proc @p() {
     "transform.yield"() : () -> ()
   }) : (!exogpu.tensor<f32[4] @DRAM>) -> ()
 }) : () -> ()
+
+// -----
+
+exogpu.proc @p(%A: f32[16, 16] @CudaGmemLinear) {
+  // expected-error @+1 {{split dim 2 by 4: the dimension must be one of the buffer's 2 and the factor positive}}
+  %s = exogpu.split %A dim 2 by 4 : f32[16, 16] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p(%A: f32[16, 16] @CudaGmemLinear) {
+  // expected-error @+1 {{split dim 0 by 0: the dimension must be one of the buffer's 2 and the factor positive}}
+  %s = exogpu.split %A dim 0 by 0 : f32[16, 16] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %z = exogpu.alloc barrier[2] @CudaMbarrier
+      // expected-error @+1 {{splits a data buffer}}
+      %s = exogpu.split %z dim 0 by 2 : barrier[2] @CudaMbarrier
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p(%A: f32[16, 12] @CudaGmemLinear) {
+  // expected-error @+1 {{dimension 1 has extent 12, not a multiple of the split factor 8}}
+  %s = exogpu.split %A dim 1 by 8 : f32[16, 12] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p(%A: f32[16, 16] @CudaGmemLinear) {
+  %w = exogpu.window %A[:, :] @Sm90_tensorMap(128, 16, 16) : f32[16, 16] @CudaGmemLinear
+  // expected-error @+1 {{cannot split a special window; split the buffer and take the special window of the split}}
+  %s = exogpu.split %w dim 0 by 4 : window f32[16, 16] @CudaGmemLinear @Sm90_tensorMap(128, 16, 16)
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %r = exogpu.alloc f32[8] @CudaRmem
+      // expected-error @+1 {{cannot split a buffer in CudaRmem: only memories laid out as plain row-major arrays are split}}
+      %s = exogpu.split %r dim 0 by 4 : f32[8] @CudaRmem
+    }
+  }
+}
+
+// -----
+
+exogpu.proc @p() {
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %b = exogpu.alloc f32[64, 32] @Sm90_SmemSwizzled(128)
+      // expected-error @+1 {{cannot split a buffer in Sm90_SmemSwizzled: only memories laid out as plain row-major arrays are split}}
+      %s = exogpu.split %b dim 0 by 8 : f32[64, 32] @Sm90_SmemSwizzled(128)
+    }
+  }
+}
+
+// -----
+
+"exogpu.proc"() <{argExtents = [affine_map<(d0) -> (16, 16)>], argKinds = array<i32: 3>, argNames = ["A"], sym_name = "bad_split_type"}> ({
+^bb0(%A: !exogpu.tensor<f32[16, 16] @CudaGmemLinear>):
+  // expected-error @below {{'exogpu.split' op result type must be '!exogpu.window<f32[4, 4, 16] @CudaGmemLinear>'}}
+  %s = "exogpu.split"(%A) <{dim = 0 : i64, factor = 4 : i64}> : (!exogpu.tensor<f32[16, 16] @CudaGmemLinear>) -> !exogpu.window<f32[16, 16] @CudaGmemLinear>
+}) : () -> ()
+
+// -----
+
+"exogpu.proc"() <{argExtents = [affine_map<(d0) -> (16, 16)>], argKinds = array<i32: 3>, argNames = ["A"], sym_name = "bad_split_dim"}> ({
+^bb0(%A: !exogpu.tensor<f32[16, 16] @CudaGmemLinear>):
+  // expected-error @below {{'exogpu.split' op splits dimension 3 of a buffer of rank 2}}
+  %s = "exogpu.split"(%A) <{dim = 3 : i64, factor = 4 : i64}> : (!exogpu.tensor<f32[16, 16] @CudaGmemLinear>) -> !exogpu.window<f32[16, 16] @CudaGmemLinear>
+}) : () -> ()
+
+// -----
+
+"exogpu.proc"() <{argExtents = [affine_map<(d0) -> (16, 16)>], argKinds = array<i32: 3>, argNames = ["A"], sym_name = "bad_split_factor"}> ({
+^bb0(%A: !exogpu.tensor<f32[16, 16] @CudaGmemLinear>):
+  // expected-error @below {{'exogpu.split' op split factor -2 is not positive}}
+  %s = "exogpu.split"(%A) <{dim = 0 : i64, factor = -2 : i64}> : (!exogpu.tensor<f32[16, 16] @CudaGmemLinear>) -> !exogpu.window<f32[16, 16] @CudaGmemLinear>
+}) : () -> ()

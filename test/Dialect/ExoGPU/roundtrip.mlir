@@ -488,3 +488,29 @@ exogpu.proc @at_the_limits() {
     }
   }
 }
+
+// Dimension splits (exogpu.split): of a parameter with a dynamic extent, of a
+// window, of a static host buffer and of shared memory; a window and a
+// tensor map taken of a split.
+// CHECK-LABEL: exogpu.proc @splits(
+// CHECK: %A_chunks = exogpu.split %A dim 1 by 64 : f32[?, ?] @CudaGmemLinear
+// CHECK: %rows = exogpu.window %A_chunks[0:16, :, :] : window f32[?, ?, 64] @CudaGmemLinear
+// CHECK: %A_map = exogpu.window %A_chunks[:, :, :] @Sm90_tensorMap(128, 16, 1, 32) : window f32[?, ?, 64] @CudaGmemLinear
+// CHECK: %row_chunks = exogpu.split %row dim 0 by 8 : window f32[?] @CudaGmemLinear
+// CHECK: %H_rows = exogpu.split %H dim 0 by 4 : f32[16, 64] @DRAM
+// CHECK: %pairs = exogpu.split %s dim 0 by 2 : f32[128] @CudaSmemLinear
+exogpu.proc @splits(%M: size, %K: size, %A: f32[%M, %K] @CudaGmemLinear, %H: f32[16, 64] @DRAM)
+    requires %K mod 64 == 0 {
+  %A_chunks = exogpu.split %A dim 1 by 64 : f32[?, ?] @CudaGmemLinear
+  %rows = exogpu.window %A_chunks[0:16, :, :] : window f32[?, ?, 64] @CudaGmemLinear
+  %A_map = exogpu.window %A_chunks[:, :, :] @Sm90_tensorMap(128, 16, 1, 32) : window f32[?, ?, 64] @CudaGmemLinear
+  %row = exogpu.window %A[0, :] : f32[?, ?] @CudaGmemLinear
+  %row_chunks = exogpu.split %row dim 0 by 8 : window f32[?] @CudaGmemLinear
+  %H_rows = exogpu.split %H dim 0 by 4 : f32[16, 64] @DRAM
+  exogpu.device_function(blockDim = 32) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %s = exogpu.alloc f32[128] @CudaSmemLinear
+      %pairs = exogpu.split %s dim 0 by 2 : f32[128] @CudaSmemLinear
+    }
+  }
+}

@@ -319,3 +319,95 @@ LogicalResult WindowOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// SplitOp
+//===----------------------------------------------------------------------===//
+
+WindowType SplitOp::inferType(BufferTypeInterface source, int64_t dim,
+                              int64_t factor) {
+  SmallVector<int64_t> shape(source.getShape());
+  int64_t extent = shape[dim];
+  shape[dim] = ShapedType::isDynamic(extent) ? extent : extent / factor;
+  shape.insert(shape.begin() + dim + 1, factor);
+  return WindowType::get(source.getContext(), source.getElementType(), shape,
+                         source.getMemory(), SpecialWindowAttr());
+}
+
+ParseResult SplitOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand source;
+  int64_t dim = 0, factor = 0;
+  Type sourceType;
+  SMLoc typeLoc;
+  if (parser.parseOperand(source) || parser.parseKeyword("dim") ||
+      parser.parseInteger(dim) || parser.parseKeyword("by") ||
+      parser.parseInteger(factor) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  typeLoc = parser.getCurrentLocation();
+  if (parseCompactType(parser, sourceType) ||
+      parser.resolveOperand(source, sourceType, result.operands))
+    return failure();
+  auto buffer = dyn_cast<BufferTypeInterface>(sourceType);
+  if (!buffer)
+    return parser.emitError(typeLoc, "splits a data buffer");
+  // The verifier reports a bad dimension or factor; the type needs sane ones.
+  if (dim < 0 || dim >= static_cast<int64_t>(buffer.getRank()) || factor <= 0)
+    return parser.emitError(typeLoc)
+           << "split dim " << dim << " by " << factor
+           << ": the dimension must be one of the buffer's " << buffer.getRank()
+           << " and the factor positive";
+  Builder &b = parser.getBuilder();
+  result.addAttribute(getDimAttrName(result.name), b.getI64IntegerAttr(dim));
+  result.addAttribute(getFactorAttrName(result.name),
+                      b.getI64IntegerAttr(factor));
+  result.addTypes(inferType(buffer, dim, factor));
+  if (StringAttr userName =
+          getUserName(b.getContext(), parser.getResultName(0).first))
+    result.addAttribute(getNameAttrName(result.name), userName);
+  return success();
+}
+
+void SplitOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  if (std::optional<StringRef> name = getName())
+    setNameFn(getResult(), *name);
+}
+
+void SplitOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printOperand(getSource());
+  p << " dim " << getDim() << " by " << getFactor();
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getDimAttrName(), getFactorAttrName(), getNameAttrName()});
+  p << " : ";
+  printCompactType(p, getSource().getType());
+}
+
+LogicalResult SplitOp::verify() {
+  auto source = cast<BufferTypeInterface>(getSource().getType());
+  int64_t dim = getDim(), factor = getFactor();
+  if (dim < 0 || dim >= static_cast<int64_t>(source.getRank()))
+    return emitOpError() << "splits dimension " << dim
+                         << " of a buffer of rank " << source.getRank();
+  if (factor <= 0)
+    return emitOpError() << "split factor " << factor << " is not positive";
+  if (auto window = dyn_cast<WindowType>(getSource().getType());
+      window && window.getSpecial())
+    return emitOpError("cannot split a special window; split the buffer and "
+                       "take the special window of the split");
+  MemoryAttr memory = source.getMemory();
+  if (memory.isRmem() || memory.getKind() == MemoryKind::Sm90_SmemSwizzled)
+    return emitOpError() << "cannot split a buffer in "
+                         << stringifyMemoryKind(memory.getKind())
+                         << ": only memories laid out as plain row-major "
+                            "arrays are split";
+  int64_t extent = source.getShape()[dim];
+  if (!ShapedType::isDynamic(extent) && extent % factor != 0)
+    return emitOpError() << "dimension " << dim << " has extent " << extent
+                         << ", not a multiple of the split factor " << factor;
+  WindowType expected = inferType(source, dim, factor);
+  if (getType() != expected)
+    return emitOpError() << "result type must be " << expected;
+  return success();
+}

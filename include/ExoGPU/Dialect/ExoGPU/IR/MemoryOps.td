@@ -1,6 +1,7 @@
 //===- MemoryOps.td - exogpu alloc, free and window --------*- tablegen -*-===//
 //
-// Data and barrier allocation, free, and the window statement of Fig. 2.
+// Data and barrier allocation, free, the window statement of Fig. 2 and the
+// dimension split (a window that views one dimension as two).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,42 @@ def ExoGPU_WindowOp : ExoGPU_Op<"window", [Pure,
   let results = (outs ExoGPU_WindowType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+}
+
+def ExoGPU_SplitOp : ExoGPU_Op<"split", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a window that splits one dimension of a buffer in two";
+  let description = [{
+    Views dimension `dim` of a buffer, of extent `E`, as two dimensions
+    `[E / factor, factor]`: element `(.., i, j, ..)` of the result is element
+    `(.., i * factor + j, ..)` of the source. The result aliases the source
+    like a window statement (Fig. 2); with a row-major source it is the same
+    memory read as one more dimension, e.g. the `[M, S, KC]` view of an
+    `[M, K]` matrix that a split-k GEMM takes (K = S * KC). The factor is a
+    constant, so every coordinate of the result maps to a quasi-affine
+    coordinate of the source. `E` must be a multiple of `factor`: checked
+    here when `E` is static, else where the sizes are known (the
+    synchronization check, the sequential runner and the CUDA host code).
+    Register memories and swizzled shared memory are not split (their layout
+    is not a plain row-major array). A special window is taken of the result,
+    not split.
+
+    ```mlir
+    %A_chunks = exogpu.split %A dim 1 by 4096 : f32[?, ?] @CudaGmemLinear
+    %A_map = exogpu.window %A_chunks[:, :, :] @Sm90_tensorMap(128, 128, 1, 32)
+        : window f32[?, ?, 4096] @CudaGmemLinear
+    ```
+  }];
+  let arguments = (ins ExoGPU_AnyBuffer:$source, I64Attr:$dim,
+                       I64Attr:$factor, OptionalAttr<StrAttr>:$name);
+  let results = (outs ExoGPU_WindowType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The type of the split of a buffer of type `source`.
+    static WindowType inferType(BufferTypeInterface source, int64_t dim,
+                                int64_t factor);
+  }];
 }
 
 #endif // EXOGPU_MEMORY_OPS_TD
