@@ -21,9 +21,10 @@ the precisions (`f32`, `bf16`, `f16`, `f64`, `i8`, `ui8`, `ui16`, `i32`),
 (Fig. 14), the loop modes `seq`, `cuda_tasks`, `cuda_threads`, the
 collective units of Fig. 11 (`cuda_thread`, `cuda_warp`, `cuda_warpgroup`,
 `cuda_cta_in_cluster`, ...), `CudaDeviceFunction`, `CudaWarps`,
-`CudaWarpConfig`, `CudaAsync`, `Fence`, `Arrive`, `Await`, the timelines
-of Fig. 15 and 16, `Arg` (instruction parameters) and the data functions
-`exp2`, `log2` (and Python's `max`). docs/python.md teaches the language.
+`CudaWarpConfig`, `CudaAsync`, `Fence`, `Arrive`, `Await`, `split` (a
+window that views one dimension of a buffer as two), the timelines of Fig.
+15 and 16, `Arg` (instruction parameters) and the data functions `exp2`,
+`log2` (and Python's `max`). docs/python.md teaches the language.
 """
 
 from .frontend.procs import instr, proc

@@ -70,7 +70,7 @@ def test_the_tour_is_accepted_by_the_tools(tour):
     procs, text = tour
     assert [c.name for c in procs.callables] == [
         "double1", "tma_load_128x32", "host_tour", "device_tour", "scaled",
-        "host_and_kernels"]
+        "host_and_kernels", "first_chunk", "split_tour"]
     result = exogpu_opt(text)
     assert result.returncode == 0, result.stderr
     # The printed module reads back to itself.
@@ -129,6 +129,19 @@ def test_the_tour_is_accepted_by_the_tools(tour):
     'exogpu.warps "consumer"(0, 4) {', "exogpu.warps(1, 2) {",
     "%h = exogpu.alloc f32[%N] @DRAM",
     "exogpu.call @scaled[%N](%h) : f32[?] @DRAM",
+    # Splits: a dynamic extent stays dynamic, the factor is the new last
+    # extent; a tensor map and a window of a split, a call with one (a
+    # window where the callee takes a tensor), a split of a window.
+    "%A_chunks = exogpu.split %A dim 1 by 128 : f32[?, ?] @CudaGmemLinear",
+    "%A_map = exogpu.window %A_chunks[:, :, :] @Sm90_tensorMap(128, 128, 1, "
+    "32) : window f32[?, ?, 128] @CudaGmemLinear",
+    "exogpu.call @first_chunk[%M, %K / 128, 128](%A_chunks, %out) : window "
+    "f32[?, ?, 128] @CudaGmemLinear, f32[?, 128] @CudaGmemLinear",
+    "%H_rows = exogpu.split %H dim 0 by 4 : f32[16, 64] @DRAM",
+    "%quarter = exogpu.window %H_rows[1, :, :] : window f32[4, 4, 64] @DRAM",
+    "%pairs = exogpu.split %quarter dim 1 by 2 : window f32[4, 64] @DRAM",
+    "exogpu.assign %pairs[0, 0, 1] = %H_rows[0, 0, 0] : window f32[4, 32, 2] "
+    "@DRAM, window f32[4, 4, 64] @DRAM",
 ])
 def test_tour_text(tour, expected):
     assert expected in statement_lines(tour[1])
@@ -247,6 +260,39 @@ SYNTAX_ERRORS = [
      "expression"),
     ("y[0] = float('inf')", "y[0]", "float", "is not a data expression"),
     ("y[0] = INF", "y[0]", "INF", "data literals are finite numbers"),
+    # Splits: a buffer's name, compile-time integers for a dimension of it
+    # and a positive factor.
+    ("w = split(x, dim=N, by=4)", "split", "N,", "the split dimension "
+     "(dim=) is a compile-time value; 'N' is a variable of the proc"),
+    ("w = split(x, dim=NAME, by=4)", "split", "NAME", "the split dimension "
+     "(dim=) must be an integer, got 'text'"),
+    ("w = split(x, 0, 2.5)", "split", "2.5", "the split factor (by=) must "
+     "be an integer, got 2.5"),
+    ("w = split(x, dim=True, by=4)", "split", "True", "must be an integer, "
+     "got True"),
+    ("w = split(x, dim=1, by=4)", "split", "dim=|1", "'x' has rank 1: the "
+     "split dimension is 0 to 0, got 1"),
+    ("t: f32 @ DRAM\nw = split(t, 0, 2)", "split", "0,", "'t' is a scalar: "
+     "it has no dimension to split"),
+    ("w = split(x, 0, by=0)", "split", "by=|0", "the split factor (by=) "
+     "must be positive, got 0"),
+    ("w = split(x, dim=0)", "split", "split", "split takes a buffer, a "
+     "dimension and a factor: split(x, dim=1, by=64) or split(x, 1, 64)"),
+    ("w = split(x, 0, 4, 2)", "split", "split", "split takes a buffer"),
+    ("w = split(x, 0, by=4, dim=0)", "split", "dim=|0", "split takes a "
+     "buffer"),
+    ("w = split(x, 0, 4, step=1)", "split", "1)", "split takes a buffer"),
+    ("w = split(x[0:4], 0, 2)", "split", "x[", "expected a buffer name, got "
+     "'x[0:4]'"),
+    ("w = split(N, 0, 2)", "split", "N,", "'N' is a control value, not a "
+     "buffer"),
+    ("bar: barrier[4] @ CudaMbarrier\nw = split(bar, 0, 2)", "split", "bar,",
+     "splits are taken of data buffers"),
+    ("x[0] = split(y, 0, 2)", "x[0]", "x[0]", "a split is assigned to a new "
+     "name"),
+    ("y = split(x, 0, 2)", "y = split", "y =", "'y' is already defined"),
+    ("split(x, 0, 2)", "split", "split", "split is not called as a statement "
+     "here"),
 ]
 
 
@@ -320,7 +366,11 @@ def test_language_names_are_not_run():
         exogpu.stdlib.sm90a.Sm90_zero_d_m64n256_f32()
     assert repr(4 * lang.cuda_warp) == "4 * cuda_warp"
     assert repr(lang.Sm90_SmemSwizzled(128)) == "Sm90_SmemSwizzled(128)"
+    with pytest.raises(TypeError, match="split is the language's dimension "
+                                        "split"):
+        lang.split(None, 0, 2)
     assert "exp2" in lang.__all__ and "proc" in lang.__all__
+    assert "split" in lang.__all__
     with pytest.raises(ImportError, match="unknown instruction library "
                                           "'sm70'"):
         from exogpu.stdlib import sm70  # noqa: F401
@@ -477,6 +527,11 @@ def wrong_instruction_unit(N: size, x: f32[N] @ CudaGmemLinear):
             D: f32[64, 256] @ Sm90_RmemMatrixD(64, 256)
             for t in cuda_threads(0, 128, unit=cuda_thread):
                 Sm90_zero_d_m64n256_f32(D[:, :])
+
+
+@proc
+def uneven_split(N: size, x: f32[N, 12] @ CudaGmemLinear):
+    x_chunks = split(x, dim=1, by=8)
 """
 
 
@@ -496,6 +551,9 @@ def wrong_instruction_unit(N: size, x: f32[N] @ CudaGmemLinear):
     # A warpgroup instruction called by single threads.
     ("wrong_instruction_unit", "Sm90_zero_d_m64n256_f32(D",
      "cuda_warpgroup"),
+    # The verifier: a static extent the split factor does not divide.
+    ("uneven_split", "split(x, dim=1, by=8)", "dimension 1 has extent 12, "
+     "not a multiple of the split factor 8"),
 ])
 def test_tool_diagnostics_are_at_python_lines(tmp_path, proc, at, message):
     path = write(tmp_path, CASES, "cases")

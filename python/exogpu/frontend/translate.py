@@ -382,10 +382,15 @@ class Translator(ExpressionReader):
         self.emit_stmt(depth, f"%{name} = exogpu.alloc {text}", node)
 
     def assignment(self, node: ast.Assign, depth: int) -> None:
-        """`x[i] = e`, `x = e` (a scalar), or a window `w = x[...] @ ...`."""
+        """`x[i] = e`, `x = e` (a scalar), a window `w = x[...] @ ...`, or
+        a split `w = split(x, dim=d, by=f)`."""
         if len(node.targets) != 1:
             raise self.error(node, "one assignment per statement")
         target = node.targets[0]
+        if isinstance(node.value, ast.Call) and self.resolves_to(
+                node.value.func, v.split):
+            self.split(node, target, node.value, depth)
+            return
         if isinstance(target, ast.Name) and self.lookup(target.id) is None:
             self.window(node, target, depth)
             return
@@ -444,6 +449,45 @@ class Translator(ExpressionReader):
         self.define(target, target.id, "buffer", type)
         self.emit_stmt(depth, f"%{target.id} = exogpu.window {text}{special}"
                               f"{self.type_list([access.symbol])}", node)
+
+    def split(self, node: ast.Assign, target: ast.AST, call: ast.Call,
+              depth: int) -> None:
+        """`w = split(x, dim=d, by=f)` (or `split(x, d, f)`): the window
+        that views dimension d of x, of extent E, as [E / f, f]; d and f are
+        compile-time integers."""
+        usage = ("split takes a buffer, a dimension and a factor: "
+                 "split(x, dim=1, by=64) or split(x, 1, 64)")
+        if not isinstance(target, ast.Name):
+            raise self.error(target, "a split is assigned to a new name: "
+                                     "w = split(x, dim=1, by=64)")
+        arguments = dict(zip(("buffer", "dim", "by"), call.args))
+        for keyword in call.keywords:
+            if keyword.arg not in ("dim", "by") or keyword.arg in arguments:
+                raise self.error(keyword.value, usage)
+            arguments[keyword.arg] = keyword.value
+        if len(call.args) > 3 or len(arguments) != 3:
+            raise self.error(call, usage)
+        source = self.buffer(arguments["buffer"])
+        if source.type.is_barrier:
+            raise self.error(arguments["buffer"], "splits are taken of data "
+                                                  "buffers")
+        dim = self.integer(arguments["dim"], "the split dimension (dim=)")
+        factor = self.integer(arguments["by"], "the split factor (by=)")
+        rank = source.type.rank
+        if not 0 <= dim < rank:
+            raise self.error(arguments["dim"], f"'{source.name}' has rank "
+                                               f"{rank}: the split dimension "
+                                               f"is 0 to {rank - 1}, got {dim}"
+                             if rank else f"'{source.name}' is a scalar: it "
+                                          "has no dimension to split")
+        if factor <= 0:
+            raise self.error(arguments["by"], f"the split factor (by=) must "
+                                              f"be positive, got {factor}")
+        self.define(target, target.id, "buffer",
+                    source.type.split(dim, factor))
+        self.emit_stmt(depth, f"%{target.id} = exogpu.split %{source.name} "
+                              f"dim {dim} by {factor}"
+                              f"{self.type_list([source])}", node)
 
     def expression_statement(self, node: ast.Expr, depth: int) -> None:
         """Calls, `Fence`, `Arrive(...) >> z`, `Await(...)`."""

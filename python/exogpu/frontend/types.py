@@ -37,6 +37,17 @@ class BufferType:
     def rank(self) -> int:
         return len(self.shape)
 
+    def split(self, dim: int, factor: int) -> "BufferType":
+        """The window `exogpu.split` makes of a buffer of this type: extent
+        `E` of dimension `dim` becomes `[E / factor, factor]` (`E / factor`
+        dynamic when `E` is), the special window dropped (SplitOp::inferType).
+        """
+        extent = self.shape[dim]
+        halves = (None if extent is None else extent // factor, factor)
+        shape = self.shape[:dim] + halves + self.shape[dim + 1:]
+        return dataclasses.replace(self, kind="window", shape=shape,
+                                   special="")
+
     def compact(self) -> str:
         """The type as a statement's type list spells it."""
         dims = "[" + ", ".join("?" if d is None else str(d)

@@ -43,6 +43,9 @@ Await = Keyword("Await", "split barrier await")
 # Python's builtin.
 exp2 = Keyword("exp2", "base-2 exponential of data expressions")
 log2 = Keyword("log2", "base-2 logarithm of data expressions")
+# A window that views one dimension of a buffer as two (`w = split(x, dim=1,
+# by=64)`, exogpu.split).
+split = Keyword("split", "dimension split")
 
 
 class Precision:
@@ -376,7 +379,7 @@ def names() -> dict:
         "log2": log2, "size": size, "index": index, "barrier": barrier,
         "Sm90_tensorMap": Sm90_tensorMap, "CudaWarpConfig": CudaWarpConfig,
         "CudaDeviceFunction": CudaDeviceFunction, "CudaWarps": CudaWarps,
-        "CudaAsync": CudaAsync, "Arg": Arg,
+        "CudaAsync": CudaAsync, "Arg": Arg, "split": split,
     }
     table.update({p.name: p for p in PRECISIONS})
     for group in (MEMORIES, BARRIER_KINDS, COLL_UNITS, SYNC_TIMELINES,

@@ -116,3 +116,32 @@ def host_and_kernels(N: size, x: f32[N] @ CudaGmemLinear):
                         x[task * 256 + t] = tmp[task * 256 + t]
     h: f32[N] @ DRAM
     scaled_by_3(N, h)
+
+
+@proc
+def first_chunk(M: size, S: size, KC: size,
+                A: f32[M, S, KC] @ CudaGmemLinear,
+                out: f32[M, KC] @ CudaGmemLinear):
+    """Takes A as S chunks of KC columns (as the split-k GEMM does)."""
+    assert M % TILE == 0
+    with CudaDeviceFunction(blockDim=TILE):
+        for task in cuda_tasks(0, M / TILE):
+            for t in cuda_threads(0, TILE, unit=cuda_thread):
+                for k in seq(0, KC):
+                    out[task * TILE + t, k] = A[task * TILE + t, 0, k]
+
+
+@proc
+def split_tour(M: size, K: size, A: f32[M, K] @ CudaGmemLinear,
+               out: f32[M, TILE] @ CudaGmemLinear, H: f32[16, 64] @ DRAM):
+    """Splits (keyword, positional and mixed arguments, a module constant)
+    of a parameter with a dynamic extent, of a static buffer and of a
+    window; a tensor map and a window of a split, a call with one."""
+    assert M % TILE == 0 and K % TILE == 0
+    A_chunks = split(A, dim=1, by=TILE)
+    A_map = A_chunks[:, :, :] @ Sm90_tensorMap(128, 128, 1, 32)
+    first_chunk(M, K / TILE, TILE, A_chunks, out)
+    H_rows = split(H, 0, 4)
+    quarter = H_rows[1, :, :]
+    pairs = split(quarter, 1, by=2)
+    pairs[0, 0, 1] = H_rows[0, 0, 0]
