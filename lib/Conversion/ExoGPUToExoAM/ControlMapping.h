@@ -25,12 +25,18 @@ namespace mlir::exogpu::lowering {
 /// value `i`).
 using GlobalExpr = AffineExpr;
 
-/// One root dimension of a view: a fixed index, or an interval
-/// `[lo, lo + extent)` that is one dimension of the view.
+/// One coordinate of a view: a fixed index, or an interval `[lo, lo +
+/// extent)` that is one dimension of the view. Coordinate `x` of it is
+/// `stride * (lo + x)` of root dimension `rootDim` (a point contributes
+/// `stride * lo`). A root dimension is one view coordinate of stride 1 until
+/// exogpu.split makes it two, outer then inner, whose strides multiply by the
+/// split factor.
 struct ViewDim {
   bool isPoint = false;
   GlobalExpr lo;
   GlobalExpr extent;
+  unsigned rootDim = 0;
+  int64_t stride = 1;
 };
 
 /// A buffer seen through windows: the variable it belongs to and how the
@@ -46,6 +52,10 @@ struct View {
   /// coordinate of a window it was taken through was not `:`): accesses
   /// through it are checked against it.
   bool isNarrowed = false;
+  /// Whether some root dimension is seen as several coordinates (a split):
+  /// accesses are then checked per coordinate, and must select a box of the
+  /// variable.
+  bool isSplit = false;
 
   /// Fig. 18 isEx: sync-exempt memories and barrier mechanisms.
   bool isSyncExempt() const;
@@ -87,9 +97,20 @@ void setStorage(View &view, Type type);
 
 /// Applies window coordinates (`kinds`, `exprs` over global values) to
 /// `view`: the access they denote (Fig. 17 `x[w*]`; no coordinates at all is
-/// the whole buffer, Fig. 17 `x`). Fails if the counts do not match.
+/// the whole buffer, Fig. 17 `x`). Fails if the counts do not match, or,
+/// through a split, if the elements are not a box of the variable (then
+/// `strided`, if given, says which root dimension).
 FailureOr<Access> applyCoords(const View &view, ArrayRef<int32_t> kinds,
-                              ArrayRef<GlobalExpr> exprs);
+                              ArrayRef<GlobalExpr> exprs,
+                              std::string *strided = nullptr);
+
+/// The view exogpu.split defines: dimension `dim` of `view` as
+/// `[extent / factor, factor]`. Fails if `view` has no dimension `dim` or a
+/// stride overflows.
+FailureOr<View> applySplit(const View &view, unsigned dim, int64_t factor);
+
+/// The non-point coordinates of `view`, in order (its dimensions).
+SmallVector<const ViewDim *> getViewDims(const View &view);
 
 /// Whether window coordinates of these kinds select less than the whole
 /// view (some coordinate is not `:`).

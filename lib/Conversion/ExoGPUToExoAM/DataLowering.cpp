@@ -92,11 +92,31 @@ LogicalResult ProcLowering::lowerWindow(WindowOp window) {
     return emitError(window.getLoc(),
                      "sync check: window coordinates do not match "
                      "the buffer");
-  // The window must lie within the buffer it is taken of.
-  if (narrows(window.getCoordKinds()))
-    emitBoundsCheck(
-        window, *applyCoords(**view, window.getCoordKinds(), *exprs), **view);
+  emitWindowBoundsCheck(window, **view, window.getCoordKinds(), *exprs);
   frame->buffers[window.getResult()] = std::move(*result);
+  return success();
+}
+
+LogicalResult ProcLowering::lowerSplit(SplitOp split) {
+  FailureOr<const View *> view = lookupView(split, split.getSource());
+  if (failed(view))
+    return failure();
+  int64_t factor = split.getFactor();
+  FailureOr<View> result = applySplit(**view, split.getDim(), factor);
+  if (failed(result))
+    return emitError(split.getLoc(), "sync check: cannot split dimension ")
+           << split.getDim() << " of this buffer by " << factor
+           << " (no such dimension, or its stride overflows)";
+  // The split dimension's extent must be a multiple of the factor.
+  const ViewDim *dim = getViewDims(**view)[split.getDim()];
+  GlobalExpr zero = getAffineConstantExpr(0, context);
+  std::string what;
+  llvm::raw_string_ostream(what)
+      << "the extent of dimension " << split.getDim()
+      << " of the split buffer being a multiple of the split factor " << factor;
+  emitRelationsCheck(split, {dim->extent % factor, zero},
+                     {ConditionAtomKind::Eq}, what);
+  frame->buffers[split.getResult()] = std::move(*result);
   return success();
 }
 

@@ -166,6 +166,81 @@ void ProcLowering::emitBoundsCheck(Operation *stmt, const Access &access,
                                packer.getAccess(window), packer.getOperands());
 }
 
+void ProcLowering::emitCoordBoundsCheck(Operation *stmt, const View &view,
+                                        ArrayRef<int32_t> kinds,
+                                        ArrayRef<GlobalExpr> exprs,
+                                        StringRef what) {
+  GlobalExpr zero = getAffineConstantExpr(0, context);
+  SmallVector<GlobalExpr> relations;
+  SmallVector<ConditionAtomKind> atoms;
+  auto require = [&](GlobalExpr lhs, ConditionAtomKind atom, GlobalExpr rhs) {
+    relations.append({lhs, rhs});
+    atoms.push_back(atom);
+  };
+  unsigned next = 0;
+  for (auto [dim, kind] : llvm::zip(getViewDims(view), kinds)) {
+    switch (static_cast<CoordKind>(kind)) {
+    case CoordKind::Point:
+      require(exprs[next], ConditionAtomKind::Ge, zero);
+      require(exprs[next], ConditionAtomKind::Lt, dim->extent);
+      next += 1;
+      break;
+    case CoordKind::Interval:
+      require(exprs[next], ConditionAtomKind::Ge, zero);
+      require(exprs[next], ConditionAtomKind::Le, exprs[next + 1]);
+      require(exprs[next + 1], ConditionAtomKind::Le, dim->extent);
+      next += 2;
+      break;
+    case CoordKind::Full:
+      break;
+    }
+  }
+  if (!atoms.empty())
+    emitRelationsCheck(stmt, relations, atoms, what);
+}
+
+void ProcLowering::emitWindowBoundsCheck(Operation *stmt, const View &view,
+                                         ArrayRef<int32_t> kinds,
+                                         ArrayRef<GlobalExpr> exprs) {
+  // The window must lie within the buffer it is taken of.
+  if (view.isSplit)
+    emitCoordBoundsCheck(stmt, view, kinds, exprs,
+                         "the window lying within the split window it is "
+                         "taken of");
+  else if (narrows(kinds))
+    emitBoundsCheck(stmt, *applyCoords(view, kinds, exprs), view);
+}
+
+void ProcLowering::emitRelationsCheck(Operation *stmt,
+                                      ArrayRef<GlobalExpr> exprs,
+                                      ArrayRef<ConditionAtomKind> atoms,
+                                      StringRef what) {
+  // Relations between constants hold or not here; those that hold are left
+  // out (a split of a static extent, coordinates that are constants).
+  OperandPacker packer(context, globals);
+  SmallVector<AffineExpr> packed;
+  SmallVector<int64_t> atomCodes;
+  for (auto [index, atom] : llvm::enumerate(atoms)) {
+    GlobalExpr lhs = exprs[2 * index], rhs = exprs[2 * index + 1];
+    auto lhsConstant = dyn_cast<AffineConstantExpr>(lhs);
+    auto rhsConstant = dyn_cast<AffineConstantExpr>(rhs);
+    auto single =
+        ConditionAttr::get(context, AffineMap::get(0, 0, {lhs, rhs}, context),
+                           {static_cast<int64_t>(atom)});
+    if (lhsConstant && rhsConstant && single.evaluate({}))
+      continue;
+    packed.append({packer.pack(lhs), packer.pack(rhs)});
+    atomCodes.push_back(static_cast<int64_t>(atom));
+  }
+  if (atomCodes.empty())
+    return;
+  auto condition =
+      ConditionAttr::get(context, packer.getMap(packed), atomCodes);
+  exoam::CheckConditionOp::create(builder, stmt->getLoc(), condition,
+                                  builder.getStringAttr(what),
+                                  packer.getOperands());
+}
+
 LogicalResult ProcLowering::emitConditionCheck(Operation *stmt,
                                                ConditionAttr condition,
                                                ValueRange ctrl,

@@ -81,14 +81,26 @@ FailureOr<Access> ProcLowering::lowerAccess(Operation *op, Value buffer,
   FailureOr<SmallVector<GlobalExpr>> lowered = lowerExprs(op, exprs, ctrl);
   if (failed(view) || failed(lowered))
     return failure();
-  FailureOr<Access> access = applyCoords(**view, kinds, *lowered);
+  std::string strided;
+  FailureOr<Access> access = applyCoords(**view, kinds, *lowered, &strided);
+  if (failed(access) && !strided.empty())
+    return emitError(op->getLoc(), "sync check: the access takes a strided "
+                                   "set of elements along ")
+           << strided
+           << " through a split; only boxes are supported: access one chunk "
+              "at a time, or whole chunks";
   if (failed(access))
     return emitError(op->getLoc(),
                      "sync check: the access's coordinates do not match "
                      "its buffer");
   // An access through a window must stay in the window (the variable's
-  // allocation is checked by the machine itself).
-  if ((*view)->isNarrowed && narrows(kinds))
+  // allocation is checked by the machine itself); through a split, in each
+  // of the window's dimensions.
+  if ((*view)->isSplit)
+    emitCoordBoundsCheck(op, **view, kinds, *lowered,
+                         "the access's coordinates lying within the split "
+                         "window it is taken through");
+  else if ((*view)->isNarrowed && narrows(kinds))
     emitBoundsCheck(op, *access, **view);
   return access;
 }
@@ -237,10 +249,7 @@ LogicalResult ProcLowering::inlineProcCall(CallOp call, ProcOp callee) {
           return emitError(call.getLoc(),
                            "sync check: argument coordinates do not "
                            "match the buffer");
-        if (narrows((*accesses)[index].kinds))
-          emitBoundsCheck(
-              call, *applyCoords(**view, (*accesses)[index].kinds, *exprs),
-              **view);
+        emitWindowBoundsCheck(call, **view, (*accesses)[index].kinds, *exprs);
         return window;
       });
   if (failed(bound))
@@ -313,6 +322,7 @@ LogicalResult ProcLowering::lowerOp(Operation &op) {
       .Case([&](AllocOp alloc) { return lowerAlloc(alloc); })
       .Case([&](FreeOp free) { return lowerFree(free); })
       .Case([&](WindowOp window) { return lowerWindow(window); })
+      .Case([&](SplitOp split) { return lowerSplit(split); })
       .Case([&](FenceOp fence) { return lowerFence(fence); })
       .Case([&](ArriveOp arrive) { return lowerArrive(arrive); })
       .Case([&](AwaitOp await) { return lowerAwait(await); })

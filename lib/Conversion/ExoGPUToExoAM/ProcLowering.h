@@ -75,6 +75,7 @@ private:
   LogicalResult lowerAlloc(AllocOp alloc);
   LogicalResult lowerFree(FreeOp free);
   LogicalResult lowerWindow(WindowOp window);
+  LogicalResult lowerSplit(SplitOp split);
   LogicalResult lowerFence(FenceOp fence);
   LogicalResult lowerArrive(ArriveOp arrive);
   LogicalResult lowerAwait(AwaitOp await);
@@ -121,6 +122,21 @@ private:
   /// Checks that `access` lies within `view` (an access through a window,
   /// or a window of `view`).
   void emitBoundsCheck(Operation *stmt, const Access &access, const View &view);
+  /// Checks that window coordinates `kinds`/`exprs` of `view` lie within its
+  /// dimensions, one by one (through a split the variable's box says too
+  /// little); `what` names what is checked in errors.
+  void emitCoordBoundsCheck(Operation *stmt, const View &view,
+                            ArrayRef<int32_t> kinds, ArrayRef<GlobalExpr> exprs,
+                            StringRef what);
+  /// Checks that the window coordinates `kinds`/`exprs` of `view` (a window
+  /// statement's or a call argument's) lie within it.
+  void emitWindowBoundsCheck(Operation *stmt, const View &view,
+                             ArrayRef<int32_t> kinds,
+                             ArrayRef<GlobalExpr> exprs);
+  /// Checks the conjunction of relations `atoms` between the pairs of
+  /// `exprs` (over global values), named `what` in errors.
+  void emitRelationsCheck(Operation *stmt, ArrayRef<GlobalExpr> exprs,
+                          ArrayRef<ConditionAtomKind> atoms, StringRef what);
   /// Checks `condition` (over `ctrl` of `stmt`), named `what` in errors.
   LogicalResult emitConditionCheck(Operation *stmt, ConditionAttr condition,
                                    ValueRange ctrl, StringRef what);
