@@ -1,24 +1,30 @@
 //===- BufferAccesses.cpp - what statements read, write and reduce -------===//
 //
 // Part of ExoGPU. Access relations of leaf statements, resolved through
-// windows to root buffers (see BufferAccesses.h).
+// windows and splits to root buffers (see BufferAccesses.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ExoGPU/Analysis/BufferAccesses.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ControlExpr.h"
 #include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUOps.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::exogpu;
 
 std::string mlir::exogpu::getBufferName(Value buffer) {
+  std::optional<StringRef> name;
   if (auto alloc = buffer.getDefiningOp<AllocOp>())
-    return alloc.getName() ? alloc.getName()->str() : "?";
-  if (auto window = buffer.getDefiningOp<WindowOp>())
-    return window.getName() ? window.getName()->str() : "?";
-  return getControlName(buffer);
+    name = alloc.getName();
+  else if (auto window = buffer.getDefiningOp<WindowOp>())
+    name = window.getName();
+  else if (auto split = buffer.getDefiningOp<SplitOp>())
+    name = split.getName();
+  else
+    return getControlName(buffer);
+  return name ? name->str() : "?";
 }
 
 std::string BufferAccess::describe() const {
@@ -60,91 +66,112 @@ void mlir::exogpu::getRootExtents(Value root,
   llvm::append_range(operands, arg.getOwner()->getArguments());
 }
 
+/// The view `split` makes of the view `view` of its source.
+static LogicalResult applySplit(BufferView &view, SplitOp split) {
+  int64_t factor = split.getFactor();
+  if (split.getDim() >= view.dims.size() || factor <= 0)
+    return failure();
+  auto dim = view.dims.begin() + split.getDim();
+  BufferView::Dim inner{dim->rootDim, dim->stride,
+                        getAffineConstantExpr(factor, split.getContext())};
+  if (llvm::MulOverflow(dim->stride, factor, dim->stride))
+    return failure();
+  dim->extent = dim->extent.floorDiv(factor);
+  view.dims.insert(dim + 1, inner);
+  return success();
+}
+
+/// The view `window` makes of the view `view` of its source: a point fixes a
+/// dimension, an interval narrows it.
+static LogicalResult applyWindow(BufferView &view, WindowOp window) {
+  ArrayRef<int32_t> kinds = window.getCoordKinds();
+  ArrayRef<AffineExpr> exprs = window.getCoords().getResults();
+  if (kinds.size() != view.dims.size())
+    return failure();
+  unsigned numCtrl = window.getCtrl().size(), shift = view.operands.size();
+  llvm::append_range(view.operands, window.getCtrl());
+  SmallVector<BufferView::Dim, 4> dims;
+  unsigned next = 0;
+  for (auto [dim, raw] : llvm::zip(view.dims, kinds)) {
+    auto kind = static_cast<CoordKind>(raw);
+    if (kind == CoordKind::Full) {
+      dims.push_back(dim);
+      continue;
+    }
+    if (next + getCoordArity(kind) > exprs.size())
+      return failure();
+    auto take = [&] { return exprs[next++].shiftDims(numCtrl, shift); };
+    AffineExpr lo = take();
+    AffineExpr &offset = view.offsets[dim.rootDim];
+    offset = offset + lo * dim.stride;
+    if (kind == CoordKind::Interval)
+      dims.push_back({dim.rootDim, dim.stride, take() - lo});
+  }
+  view.dims = std::move(dims);
+  return success();
+}
+
 FailureOr<BufferView> mlir::exogpu::getBufferView(Value buffer) {
   if (buffer.getDefiningOp<AllocOp>() || isParameter(buffer)) {
     BufferView view;
     view.root = buffer;
     SmallVector<AffineExpr> extents;
     getRootExtents(buffer, extents, view.operands);
-    for (AffineExpr extent : extents)
-      view.dims.push_back(
-          {false, getAffineConstantExpr(0, buffer.getContext()), extent});
+    for (auto [d, extent] : llvm::enumerate(extents)) {
+      view.offsets.push_back(getAffineConstantExpr(0, buffer.getContext()));
+      view.dims.push_back({static_cast<unsigned>(d), 1, extent});
+    }
     return view;
   }
-  auto window = buffer.getDefiningOp<WindowOp>();
-  if (!window)
+  Operation *def = buffer.getDefiningOp();
+  if (!isa_and_nonnull<WindowOp, SplitOp>(def))
     return failure();
-  FailureOr<BufferView> source = getBufferView(window.getSource());
-  if (failed(source))
+  FailureOr<BufferView> view = getBufferView(def->getOperand(0));
+  if (failed(view))
     return failure();
-  BufferView view = *source;
-  unsigned shift = view.operands.size();
-  llvm::append_range(view.operands, window.getCtrl());
-  ArrayRef<int32_t> kinds = window.getCoordKinds();
-  ArrayRef<AffineExpr> exprs = window.getCoords().getResults();
-  unsigned next = 0, k = 0;
-  for (BufferView::Dim &dim : view.dims) {
-    if (dim.isPoint)
-      continue;
-    if (k >= kinds.size())
-      return failure();
-    auto kind = static_cast<CoordKind>(kinds[k++]);
-    auto take = [&] {
-      return exprs[next++].shiftDims(window.getCtrl().size(), shift);
-    };
-    if (kind == CoordKind::Point) {
-      dim.lo = dim.lo + take();
-      dim.isPoint = true;
-      dim.extent = AffineExpr();
-    } else if (kind == CoordKind::Interval) {
-      AffineExpr l = take(), h = take();
-      dim.lo = dim.lo + l;
-      dim.extent = h - l;
-    }
-  }
+  LogicalResult applied = isa<SplitOp>(def)
+                              ? applySplit(*view, cast<SplitOp>(def))
+                              : applyWindow(*view, cast<WindowOp>(def));
+  if (failed(applied))
+    return failure();
   return view;
 }
 
 /// The access of `buffer` at coordinates `kinds`/`exprs` (over `ctrl`); no
-/// coordinates is the whole buffer.
+/// coordinates is the whole buffer. Each view dimension adds the range of
+/// its coordinate, times its stride, to its root dimension.
 static FailureOr<BufferAccess> makeAccess(Operation *stmt, Location loc,
                                           Value buffer, AccessKind kind,
                                           ArrayRef<int32_t> kinds,
                                           ArrayRef<AffineExpr> exprs,
                                           ValueRange ctrl) {
   FailureOr<BufferView> view = getBufferView(buffer);
-  if (failed(view))
+  if (failed(view) || (!kinds.empty() && kinds.size() != view->dims.size()))
     return failure();
-  BufferAccess access{stmt, loc, view->root, kind, {}, {}, view->operands};
+  BufferAccess access{stmt,          loc,           view->root,    kind,
+                      view->offsets, view->offsets, view->operands};
   unsigned shift = access.operands.size();
   llvm::append_range(access.operands, ctrl);
-  unsigned next = 0, k = 0;
-  AffineExpr one = getAffineConstantExpr(1, buffer.getContext());
-  for (const BufferView::Dim &dim : view->dims) {
-    if (dim.isPoint) {
-      access.lo.push_back(dim.lo);
-      access.hi.push_back(dim.lo);
-      continue;
-    }
+  unsigned next = 0;
+  for (auto [k, dim] : llvm::enumerate(view->dims)) {
     auto coord =
         kinds.empty() ? CoordKind::Full : static_cast<CoordKind>(kinds[k]);
-    ++k;
+    if (next + getCoordArity(coord) > exprs.size())
+      return failure();
     auto take = [&] { return exprs[next++].shiftDims(ctrl.size(), shift); };
+    AffineExpr &lo = access.lo[dim.rootDim], &hi = access.hi[dim.rootDim];
     if (coord == CoordKind::Point) {
-      AffineExpr p = dim.lo + take();
-      access.lo.push_back(p);
-      access.hi.push_back(p);
+      AffineExpr p = take() * dim.stride;
+      lo = lo + p;
+      hi = hi + p;
     } else if (coord == CoordKind::Interval) {
       AffineExpr l = take(), h = take();
-      access.lo.push_back(dim.lo + l);
-      access.hi.push_back(dim.lo + h - one);
+      lo = lo + l * dim.stride;
+      hi = hi + h * dim.stride - dim.stride;
     } else {
-      access.lo.push_back(dim.lo);
-      access.hi.push_back(dim.lo + dim.extent - one);
+      hi = hi + dim.extent * dim.stride - dim.stride;
     }
   }
-  if (!kinds.empty() && k != kinds.size())
-    return failure();
   return access;
 }
 

@@ -9,7 +9,10 @@
 //     tile thread count to the native unit's thread count;
 //  3. every use of a variable deduces the same distribution;
 //  4. the deduced distributed dimensions are recorded for code generation.
-// Barriers treat every index as distributed (no native unit).
+// Barriers treat every index as distributed (no native unit). A use through
+// an exogpu.split is a use of the split's source, whose split dimension is
+// indexed by the two coordinates of the split; a distributed dimension
+// cannot be split.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +68,10 @@ struct Coord {
   CoordKind kind;
   AffineExpr lo;
   AffineExpr hi;
+  /// Set for the coordinate of a dimension of the split's source that an
+  /// access through `splitBy` indexes with two coordinates (lo and hi are
+  /// then null): it cannot be a distributed index.
+  SplitOp splitBy = {};
 };
 
 /// One use of a data or barrier variable.
@@ -165,13 +172,17 @@ public:
 private:
   void visit(Operation *op);
   void checkAllocation(AllocOp alloc);
-  void deduce(const Access &access);
+  void deduce(Access access);
   void fail(const Access &access, AllocOp alloc, std::string message);
+  /// Refuses a split of a distributed dimension of an allocation.
+  void checkSplit(SplitOp split);
 
   const CollectiveAnalysis &collective;
   DenseMap<Value, DistributedLayout> &layouts;
   SmallVector<AnalysisDiagnostic> &diagnostics;
   DenseMap<Value, VariableState> states;
+  /// The splits in CUDA scope, checked once every layout is deduced.
+  SmallVector<SplitOp> splits;
 };
 
 } // namespace
@@ -181,6 +192,8 @@ void Deducer::run(Operation *root) {
     if (isCudaScope(op))
       visit(op);
   });
+  for (SplitOp split : splits)
+    checkSplit(split);
   for (auto &[value, state] : states)
     if (!state.failed && state.layout)
       layouts[value] = *state.layout;
@@ -227,9 +240,50 @@ void Deducer::checkAllocation(AllocOp alloc) {
       {}});
 }
 
+/// The allocation `split` splits, through other splits, and the dimension
+/// of it the split divides; nullopt if the source is not an allocation.
+static std::optional<std::pair<AllocOp, uint64_t>> getSplitRoot(SplitOp split) {
+  uint64_t dim = split.getDim();
+  Value source = split.getSource();
+  // Dimensions d and d + 1 of an inner split are dimension d of its source.
+  while (auto inner = source.getDefiningOp<SplitOp>()) {
+    if (dim > inner.getDim())
+      --dim;
+    source = inner.getSource();
+  }
+  if (auto alloc = source.getDefiningOp<AllocOp>())
+    return std::make_pair(alloc, dim);
+  return std::nullopt;
+}
+
+void Deducer::checkSplit(SplitOp split) {
+  std::optional<std::pair<AllocOp, uint64_t>> root = getSplitRoot(split);
+  if (!root)
+    return;
+  auto [alloc, dim] = *root;
+  auto it = states.find(alloc.getResult());
+  if (it == states.end() || it->second.failed || !it->second.layout ||
+      dim >= it->second.layout->getNumDistributedDims())
+    return;
+  it->second.failed = true;
+  AnalysisDiagnostic diagnostic{
+      split.getLoc(),
+      "exogpu.split splits dimension " + str(dim) + " of the " +
+          describeAllocation(alloc.getType()) +
+          " allocation, which is distributed over thread collectives; a "
+          "distributed dimension cannot be split",
+      {}};
+  diagnostic.notes.push_back({alloc.getLoc(), "allocated here"});
+  diagnostics.push_back(std::move(diagnostic));
+}
+
 void Deducer::visit(Operation *op) {
   if (auto alloc = dyn_cast<AllocOp>(op)) {
     checkAllocation(alloc);
+    return;
+  }
+  if (auto split = dyn_cast<SplitOp>(op)) {
+    splits.push_back(split);
     return;
   }
   if (auto assign = dyn_cast<AssignOp>(op)) {
@@ -343,7 +397,28 @@ static std::string describeNonIterator(const Coord &coord, ValueRange ctrl) {
   return "a control value that is not a cuda_threads iterator";
 }
 
-void Deducer::deduce(const Access &access) {
+/// Rewrites `access`, an access through `split`, as an access of its source:
+/// the two coordinates of the split dimensions become one, marked as split.
+/// False if the access does not have a coordinate per dimension of the split.
+static bool applySplit(Access &access, SplitOp split) {
+  access.buffer = split.getSource();
+  if (access.coords.empty()) // The whole buffer.
+    return true;
+  uint64_t dim = split.getDim();
+  if (dim + 1 >= access.coords.size())
+    return false;
+  bool point = access.coords[dim].kind == CoordKind::Point &&
+               access.coords[dim + 1].kind == CoordKind::Point;
+  access.coords[dim] = {point ? CoordKind::Point : CoordKind::Interval,
+                        AffineExpr(), AffineExpr(), split};
+  access.coords.erase(access.coords.begin() + dim + 1);
+  return true;
+}
+
+void Deducer::deduce(Access access) {
+  while (auto split = access.buffer.getDefiningOp<SplitOp>())
+    if (!applySplit(access, split))
+      return;
   auto alloc = access.buffer.getDefiningOp<AllocOp>();
   if (!alloc || !isCudaScope(alloc))
     return;
@@ -405,6 +480,15 @@ void Deducer::deduce(const Access &access) {
   unsigned i = 0;
   for (; i < rank && !done(current); ++i) {
     const Coord &coord = access.coords[i];
+    if (coord.splitBy) {
+      fail(access, alloc,
+           "distributed index " + str(i) +
+               " indexes a dimension split by exogpu.split; a distributed "
+               "dimension cannot be split");
+      diagnostics.back().notes.push_back(
+          {coord.splitBy->getLoc(), "split here"});
+      return;
+    }
     std::optional<IteratorInfo> info;
     if (coord.kind == CoordKind::Point) {
       if (auto dim = dyn_cast<AffineDimExpr>(coord.lo))

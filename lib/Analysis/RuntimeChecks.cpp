@@ -50,6 +50,8 @@ private:
   bool checkWindow(Operation *op, Value source, ArrayRef<int32_t> kinds,
                    ArrayRef<AffineExpr> exprs, ValueRange ctrl,
                    const Twine &what);
+  /// Checks that the extent `split` divides is a multiple of its factor.
+  bool checkSplit(SplitOp split);
   bool checkCall(CallOp call);
 
   const InstanceScope &rootScope;
@@ -134,19 +136,16 @@ bool FailureFinder::checkWindow(Operation *op, Value source,
                                 ArrayRef<AffineExpr> exprs, ValueRange ctrl,
                                 const Twine &what) {
   FailureOr<BufferView> view = getBufferView(source);
-  if (failed(view) || kinds.empty())
+  if (failed(view) || kinds.size() != view->dims.size())
     return false;
   std::string name = getBufferName(source);
-  unsigned next = 0, k = 0;
-  for (const BufferView::Dim &dim : view->dims) {
-    if (dim.isPoint)
-      continue;
-    if (k >= kinds.size())
-      return false;
+  unsigned next = 0;
+  for (auto [k, dim] : llvm::enumerate(view->dims)) {
     auto kind = static_cast<CoordKind>(kinds[k]);
+    if (next + getCoordArity(kind) > exprs.size())
+      return false;
     std::string where =
         (what + " (dimension " + Twine(k) + " of '" + name + "')").str();
-    ++k;
     if (kind == CoordKind::Point) {
       if (checkIndex(op, exprs[next++], ctrl, dim.extent, view->operands,
                      where))
@@ -179,6 +178,23 @@ bool FailureFinder::checkWindow(Operation *op, Value source,
   return false;
 }
 
+bool FailureFinder::checkSplit(SplitOp split) {
+  FailureOr<BufferView> view = getBufferView(split.getSource());
+  int64_t factor = split.getFactor();
+  if (failed(view) || split.getDim() >= view->dims.size() || factor <= 0)
+    return false;
+  AffineExpr extent = view->dims[split.getDim()].extent;
+  return fails(
+      split,
+      "extent " + printControlText(extent, view->operands) + " of dimension " +
+          Twine(split.getDim()) + " of '" + getBufferName(split.getSource()) +
+          "' is not a multiple of the split factor " + Twine(factor),
+      [&](ControlSet &set, const InstanceScope &scope) {
+        set.addLess(LinearForm::ofConstant(0),
+                    set.linearize(extent % factor, view->operands, scope));
+      });
+}
+
 /// The extents of the window `kinds`/`exprs` (over `ctrl`) of `buffer`, as
 /// (expression, operands) pairs, one per dimension of the window.
 static SmallVector<std::pair<AffineExpr, SmallVector<Value>>>
@@ -186,15 +202,14 @@ windowExtents(Value buffer, ArrayRef<int32_t> kinds, ArrayRef<AffineExpr> exprs,
               ValueRange ctrl) {
   SmallVector<std::pair<AffineExpr, SmallVector<Value>>> extents;
   FailureOr<BufferView> view = getBufferView(buffer);
-  if (failed(view))
+  if (failed(view) || (!kinds.empty() && kinds.size() != view->dims.size()))
     return extents;
-  unsigned next = 0, k = 0;
-  for (const BufferView::Dim &dim : view->dims) {
-    if (dim.isPoint)
-      continue;
+  unsigned next = 0;
+  for (auto [k, dim] : llvm::enumerate(view->dims)) {
     auto kind =
         kinds.empty() ? CoordKind::Full : static_cast<CoordKind>(kinds[k]);
-    ++k;
+    if (next + getCoordArity(kind) > exprs.size())
+      return {};
     if (kind == CoordKind::Point) {
       ++next;
     } else if (kind == CoordKind::Interval) {
@@ -332,6 +347,8 @@ void FailureFinder::visit(Operation *root) {
       failed = checkWindow(op, window.getSource(), window.getCoordKinds(),
                            window.getCoords().getResults(), window.getCtrl(),
                            "window");
+    else if (auto split = dyn_cast<SplitOp>(op))
+      failed = checkSplit(split);
     else if (auto call = dyn_cast<CallOp>(op))
       failed = checkCall(call);
     else if (auto alloc = dyn_cast<AllocOp>(op))

@@ -100,3 +100,24 @@ exogpu.proc @collective_and_multicast(%g: f32[128] @CudaGmemLinear) {
     }
   }
 }
+
+// -----
+
+// Accesses through splits (exogpu.split) are accesses of the split buffer:
+// element (i, j) of a split by 128 is element i * 128 + j. Each thread
+// writes its own element of y; task i writes the 64-element chunks i and
+// i + 1 of z, and task i + 1 writes chunk i + 1 too.
+// expected-remark @below {{@y is shared by no two threads}}
+// expected-remark @below {{@z is shared by threads of different CTAs}}
+exogpu.proc @split_buffers(%N: size, %y: f32[%N] @CudaGmemLinear, %z: f32[%N] @CudaGmemLinear) requires %N mod 128 == 0 {
+  %y_tiles = exogpu.split %y dim 0 by 128 : f32[?] @CudaGmemLinear
+  %z_halves = exogpu.split %z dim 0 by 64 : f32[?] @CudaGmemLinear
+  exogpu.device_function(blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, %N / 128) {
+      exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+        exogpu.assign %y_tiles[%task, %t] = 1.0 : window f32[?, 128] @CudaGmemLinear
+        exogpu.assign %z_halves[%task + %t / 64, %t mod 64] = 1.0 : window f32[?, 64] @CudaGmemLinear
+      }
+    }
+  }
+}

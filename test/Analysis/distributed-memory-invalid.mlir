@@ -396,3 +396,45 @@ exogpu.proc @commit_group_used_by_part_of_owner() {
     }
   }
 }
+
+// -----
+
+// A distributed dimension cannot be split (exogpu.split): a use through the
+// split indexes the CTA dimension with two coordinates.
+exogpu.proc @split_distributed_use() {
+  exogpu.device_function(clusterDim = 2, blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-note @+1 {{allocated here}}
+      %B = exogpu.alloc f32[2, 256] @CudaSmemLinear
+      // expected-note @+1 {{split here}}
+      %B2 = exogpu.split %B dim 0 by 2 : f32[2, 256] @CudaSmemLinear
+      exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+        exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+          // expected-error @+1 {{distributed memory deduction for the f32[2, 256] @CudaSmemLinear allocation failed: distributed index 0 indexes a dimension split by exogpu.split; a distributed dimension cannot be split}}
+          exogpu.assign %B2[0, %cta, %t] = 0.0 : window f32[1, 2, 256] @CudaSmemLinear
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// The same for a split no use goes through (here a split of a split of the
+// distributed dimension 0): the other uses make dimension 0 distributed.
+exogpu.proc @split_distributed_dim() {
+  exogpu.device_function(clusterDim = 4, blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      // expected-note @+1 {{allocated here}}
+      %B = exogpu.alloc f32[4, 256] @CudaSmemLinear
+      %B_pairs = exogpu.split %B dim 1 by 2 : f32[4, 256] @CudaSmemLinear
+      // expected-error @+1 {{exogpu.split splits dimension 0 of the f32[4, 256] @CudaSmemLinear allocation, which is distributed over thread collectives; a distributed dimension cannot be split}}
+      %B_halves = exogpu.split %B_pairs dim 0 by 2 : window f32[4, 128, 2] @CudaSmemLinear
+      exogpu.for %cta in cuda_threads(0, 4, unit = cuda_cta_in_cluster) {
+        exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+          exogpu.assign %B[%cta, %t] = 0.0 : f32[4, 256] @CudaSmemLinear
+        }
+      }
+    }
+  }
+}

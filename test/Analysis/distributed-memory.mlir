@@ -269,3 +269,24 @@ exogpu.proc @one_thread_multicast() {
     }
   }
 }
+
+// -----
+
+// An access through a split (exogpu.split) is an access of the split's
+// source: splits of a dimension inside the shards keep the CTA dimension,
+// indexed by the CTA iterator, distributed.
+// CHECK: distributed-memory.mlir:[[@LINE+4]]:{{[0-9]+}}: remark: 1 distributed dim(s) [2] with thread pitches [128]; shards of 128 thread(s); shard 0 owned by [0, 127]
+exogpu.proc @split_within_shards() {
+  exogpu.device_function(clusterDim = 2, blockDim = 128) {
+    exogpu.for %task in cuda_tasks(0, 1) {
+      %B = exogpu.alloc f32[2, 256] @CudaSmemLinear
+      %B_rows = exogpu.split %B dim 1 by 32 : f32[2, 256] @CudaSmemLinear
+      %B_quads = exogpu.split %B_rows dim 2 by 4 : window f32[2, 8, 32] @CudaSmemLinear
+      exogpu.for %cta in cuda_threads(0, 2, unit = cuda_cta_in_cluster) {
+        exogpu.for %t in cuda_threads(0, 128, unit = cuda_thread) {
+          exogpu.assign %B_quads[%cta, %t / 32, %t mod 32 / 4, %t mod 4] = 0.0 : window f32[2, 8, 8, 4] @CudaSmemLinear
+        }
+      }
+    }
+  }
+}

@@ -3,10 +3,11 @@
 // Part of ExoGPU. The access relations of the scheduling legality checks
 // (Exo's effect analysis, seeds/002 Sec. 2.3 "Exo Rewrites"): every leaf
 // statement reads, writes or reduces boxes of elements of buffers. Accesses
-// through windows are resolved to the buffer's root (an exogpu.alloc or a
-// proc parameter), so two windows of one buffer are seen to overlap. An
-// instruction or proc call accesses the whole window passed for each data
-// parameter, in the modes the callee's body uses the parameter.
+// through windows and splits are resolved to the buffer's root (an
+// exogpu.alloc or a proc parameter), so two windows of one buffer are seen
+// to overlap. An instruction or proc call accesses the whole window passed
+// for each data parameter, in the modes the callee's body uses the
+// parameter.
 // Synchronization statements and barriers have no data effects (the
 // sequential checks ignore them, Sec. 2.3).
 //
@@ -27,7 +28,9 @@ enum class AccessKind { Read, Write, Reduce };
 
 /// One access of a leaf statement: the box `[lo_d, hi_d]` (inclusive) of
 /// each dimension of the root buffer, as control expressions over
-/// `operands`.
+/// `operands`. The box is exact, except through a split (exogpu.split): an
+/// access that spans its outer dimension and part of its inner one touches
+/// a strided set of elements, and the box is the smallest one around it.
 struct BufferAccess {
   /// The leaf statement (assign, reduce, call, free).
   Operation *stmt = nullptr;
@@ -46,21 +49,30 @@ struct BufferAccess {
   std::string describe() const;
 };
 
-/// The view of a buffer value through windows: its root and, per root
-/// dimension, a fixed index or an interval `[lo, lo + extent)` that is one
-/// dimension of the view.
+/// The view of a buffer value through windows and splits: element
+/// `(i_0, ..., i_n)` of the view is the element of the root whose index in
+/// root dimension `r` is `offsets[r] + sum(i_k * dims[k].stride)` over the
+/// view dimensions `k` of root dimension `r` (`dims[k].rootDim == r`). A
+/// window fixes view dimensions (points) or narrows them (intervals); a
+/// split divides one view dimension of stride `s` into two, of strides
+/// `s * factor` and `s`.
 struct BufferView {
+  /// The buffer viewed: an exogpu.alloc result or a parameter.
   Value root;
+  /// One dimension of the view, over `[0, extent)`.
   struct Dim {
-    bool isPoint = false;
-    AffineExpr lo;
-    AffineExpr extent; ///< null for points
+    unsigned rootDim;
+    int64_t stride;
+    AffineExpr extent;
   };
+  /// Per root dimension, the index of the view's first element.
+  SmallVector<AffineExpr, 4> offsets;
   SmallVector<Dim, 4> dims;
+  /// The operands of `offsets` and of the extents.
   SmallVector<Value, 4> operands;
 };
 
-/// The view of `buffer` (an alloc result, a parameter or a window result).
+/// The view of `buffer` (an alloc result, a parameter, a window or a split).
 /// Fails for values of other kinds (block arguments of instruction bodies
 /// are roots too).
 FailureOr<BufferView> getBufferView(Value buffer);

@@ -3,13 +3,14 @@
 // Part of ExoGPU. The sequential meaning checks at run time what the IR
 // cannot check statically (docs/running.md, "Run-time checks"): every
 // access, window and call argument lies within the extents of the buffer it
-// is taken of, allocation extents are not negative, a called proc's
-// precondition holds, its size arguments are positive (its contract) and
-// its data arguments have the extents its signature gives. A rewrite that
-// makes statement instances run that did not run before (removing a guard,
-// selecting an instruction whose call passes new windows) must show that
-// none of these checks fails in them, in the statements themselves and in
-// every proc or instruction body they call.
+// is taken of (a split's extents for accesses through a split), the extent
+// a split divides is a multiple of its factor, allocation extents are not
+// negative, a called proc's precondition holds, its size arguments are
+// positive (its contract) and its data arguments have the extents its
+// signature gives. A rewrite that makes statement instances run that did not
+// run before (removing a guard, selecting an instruction whose call passes
+// new windows) must show that none of these checks fails in them, in the
+// statements themselves and in every proc or instruction body they call.
 //
 // The query is decided over Presburger sets (ControlConstraints.h) built
 // like the dependence queries (Dependences.h): the context of each

@@ -15,10 +15,11 @@ namespace {
 enum Use : unsigned { Read = 1, Write = 2, Reduce = 4 };
 } // namespace
 
-/// The position in `roots` of the buffer `buffer` is, or is a window of.
+/// The position in `roots` of the buffer `buffer` is, or is a window or a
+/// split of.
 static std::optional<unsigned> getRoot(ArrayRef<Value> roots, Value buffer) {
-  while (auto window = buffer.getDefiningOp<WindowOp>())
-    buffer = window.getSource();
+  while (isa_and_nonnull<WindowOp, SplitOp>(buffer.getDefiningOp()))
+    buffer = buffer.getDefiningOp()->getOperand(0);
   auto it = llvm::find(roots, buffer);
   if (it == roots.end())
     return std::nullopt;

@@ -4,10 +4,10 @@
 // or proc, decided by a static analysis of its body (seeds/002 Sec. 5.2.3):
 // only read is read-only, only written (assigned) is write-only, anything
 // else (reduced, or read and written) is read-write. Accesses through
-// windows count for the windowed parameter; a proc passes its callees'
-// modes on to the buffers it passes them. The abstract-machine lowering
-// (Fig. 19), the CUDA translation (const pointers) and the sequential runner
-// (which parameters to fill, which to poison) use it.
+// windows and splits count for the parameter they view; a proc passes its
+// callees' modes on to the buffers it passes them. The abstract-machine
+// lowering (Fig. 19), the CUDA translation (const pointers) and the sequential
+// runner (which parameters to fill, which to poison) use it.
 //
 //===----------------------------------------------------------------------===//
 
