@@ -129,3 +129,17 @@ exogpu.proc @bad_window(%x: f32[4] @DRAM) {
   // expected-error @below {{sequential lowering: malformed window coordinates}}
   %w = "exogpu.window"(%x) <{coordKinds = array<i32: 1>, coords = affine_map<() -> (0)>}> : (!exogpu.tensor<f32[4] @DRAM>) -> !exogpu.window<f32[?] @DRAM>
 }
+
+// -----
+
+exogpu.proc @split_missing_dim(%x: f32[8] @DRAM) {
+  // expected-error @below {{sequential lowering: cannot split dimension 3 of 'memref<8xf32, strided<[?], offset: ?>>' by 4}}
+  %s = "exogpu.split"(%x) <{dim = 3 : i64, factor = 4 : i64}> : (!exogpu.tensor<f32[8] @DRAM>) -> !exogpu.window<f32[2, 4] @DRAM>
+}
+
+// -----
+
+exogpu.proc @split_not_multiple(%x: f32[8] @DRAM) {
+  // expected-error @below {{sequential lowering: cannot split dimension 0 of 'memref<8xf32, strided<[?], offset: ?>>' by 3}}
+  %s = "exogpu.split"(%x) <{dim = 0 : i64, factor = 3 : i64}> : (!exogpu.tensor<f32[8] @DRAM>) -> !exogpu.window<f32[2, 3] @DRAM>
+}

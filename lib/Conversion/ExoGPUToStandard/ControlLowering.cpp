@@ -282,6 +282,7 @@ LogicalResult SequentialLowering::lowerOp(Operation &op) {
       .Case([&](ReduceOp reduce) { return lowerWrite(reduce); })
       .Case([&](AllocOp alloc) { return lowerAlloc(alloc); })
       .Case([&](WindowOp window) { return lowerWindow(window); })
+      .Case([&](SplitOp split) { return lowerSplit(split); })
       .Case([&](CallOp call) { return lowerCall(call); })
       // No sequential meaning: synchronization, and frees (an allocation
       // ends with its block).

@@ -5,7 +5,8 @@
 // windows) rank-reducing subviews, and assignments and reductions (Fig. 1
 // DExpr) loads, arith operations in the expression's precision (one rounding
 // per operation) and a store with the implicit conversion to the
-// destination's precision.
+// destination's precision. A split (exogpu.split) is a memref.expand_shape,
+// whose strided layout covers views of windows too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,6 +142,73 @@ LogicalResult SequentialLowering::lowerWindow(WindowOp window) {
   if (failed(view))
     return failure();
   frame->values.map(window.getResult(), *view);
+  return success();
+}
+
+LogicalResult SequentialLowering::lowerSplit(SplitOp split) {
+  FailureOr<Value> source = lookup(split, split.getSource());
+  if (failed(source))
+    return failure();
+  auto sourceType = cast<MemRefType>(source->getType());
+  int64_t rank = sourceType.getRank();
+  int64_t dim = split.getDim(), factor = split.getFactor();
+  auto refuse = [&] {
+    return split.emitError("sequential lowering: cannot split dimension ")
+           << dim << " of " << sourceType << " by " << factor;
+  };
+  if (dim < 0 || dim >= rank || factor <= 0)
+    return refuse();
+  // The result: the source's dimensions, with [extent / factor, factor] for
+  // the split one. The verifier checks that a static extent is a multiple
+  // of the factor; a dynamic one is checked below.
+  int64_t extent = sourceType.getDimSize(dim);
+  if (!ShapedType::isDynamic(extent) && extent % factor != 0)
+    return refuse();
+  SmallVector<int64_t> shape(sourceType.getShape());
+  shape[dim] = ShapedType::isDynamic(extent) ? extent : extent / factor;
+  shape.insert(shape.begin() + dim + 1, factor);
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t first = d <= dim ? d : d + 1;
+    reassociation.push_back({first});
+    if (d == dim)
+      reassociation.back().push_back(first + 1);
+  }
+  FailureOr<MemRefType> type = memref::ExpandShapeOp::computeExpandedType(
+      sourceType, shape, reassociation);
+  if (failed(type))
+    return refuse();
+  Location loc = getLoc(split);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult size = memref::getMixedSize(builder, loc, *source, d);
+    if (d != dim) {
+      sizes.push_back(size);
+      continue;
+    }
+    if (ShapedType::isDynamic(extent)) {
+      Value dynamicExtent = cast<Value>(size);
+      Value divisor = arith::ConstantIndexOp::create(builder, loc, factor);
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value remainder =
+          arith::RemUIOp::create(builder, loc, dynamicExtent, divisor);
+      createAssert(loc,
+                   arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         remainder, zero),
+                   "extent of dimension " + Twine(dim) +
+                       " is not a multiple of the split factor " +
+                       Twine(factor));
+      sizes.push_back(
+          arith::DivUIOp::create(builder, loc, dynamicExtent, divisor)
+              .getResult());
+    } else {
+      sizes.push_back(builder.getIndexAttr(shape[d]));
+    }
+    sizes.push_back(builder.getIndexAttr(factor));
+  }
+  frame->values.map(split.getResult(),
+                    memref::ExpandShapeOp::create(builder, loc, *type, *source,
+                                                  reassociation, sizes));
   return success();
 }
 

@@ -5,8 +5,8 @@
 // meaning, and one method per group of rules. The rules are defined in
 // ProcLowering.cpp (functions, parameters, preconditions, proc calls),
 // ControlLowering.cpp (control expressions, conditions, loops, guards,
-// device functions, warps), DataLowering.cpp (allocations, windows, reads,
-// writes, data expressions) and CallLowering.cpp (instruction inlining).
+// device functions, warps), DataLowering.cpp (allocations, windows, splits,
+// reads, writes, data expressions) and CallLowering.cpp (instruction inlining).
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +89,9 @@ private:
                               ArrayRef<int32_t> kinds,
                               ArrayRef<AffineExpr> exprs, ValueRange ctrl);
   LogicalResult lowerWindow(WindowOp window);
+  /// A split is a memref.expand_shape of its source, after asserting that
+  /// a dynamic extent it divides is a multiple of the factor.
+  LogicalResult lowerSplit(SplitOp split);
   FailureOr<SmallVector<Value>> lowerIndices(Operation *op, AffineMap indices,
                                              ValueRange ctrl);
   /// An assignment or reduction (AssignOp, ReduceOp).
