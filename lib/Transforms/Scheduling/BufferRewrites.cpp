@@ -102,13 +102,13 @@ static void setAllocExtents(AllocOp alloc, ArrayRef<AffineExpr> extents,
   (void)updateBufferTypes(alloc, changes);
 }
 
-/// The windows of `buffer`, transitively.
-static void collectWindows(Value buffer, SmallVectorImpl<WindowOp> &windows) {
+/// The windows and splits of `buffer` (ops viewing it as their source),
+/// transitively.
+static void collectViews(Value buffer, SmallVectorImpl<Operation *> &views) {
   for (Operation *user : buffer.getUsers())
-    if (auto window = dyn_cast<WindowOp>(user);
-        window && window.getSource() == buffer) {
-      windows.push_back(window);
-      collectWindows(window.getResult(), windows);
+    if (isa<WindowOp, SplitOp>(user) && user->getOperand(0) == buffer) {
+      views.push_back(user);
+      collectViews(user->getResult(0), views);
     }
 }
 
@@ -138,6 +138,15 @@ static LogicalResult rewriteDims(
   for (const BufferUse &use : uses) {
     if (isa<FreeOp>(use.op))
       continue;
+    // A split has no coordinates to rewrite: its dimension and result type
+    // would not follow the new dimensions.
+    if (isa<SplitOp>(use.op)) {
+      Diagnostic &diag = refusal.at(alloc.getLoc());
+      diag << "this rewrite of '" << nameOf(alloc)
+           << "' changes its dimensions, which an exogpu.split of it views";
+      diag.attachNote(use.op->getLoc()) << "the split";
+      return failure();
+    }
     UseCoords coords = UseCoords::of(use, rank);
     if (failed(transform(use, coords)))
       return failure();
@@ -705,13 +714,13 @@ LogicalResult mlir::exogpu::reuseBuffer(RewriterBase &rewriter, AllocOp kept,
            "same block";
     return failure();
   }
-  // Every access of `kept`, directly or through its windows, precedes the
-  // allocation it replaces.
-  SmallVector<WindowOp> windows;
-  collectWindows(kept.getResult(), windows);
+  // Every access of `kept`, directly or through its windows and splits,
+  // precedes the allocation it replaces.
+  SmallVector<Operation *> views;
+  collectViews(kept.getResult(), views);
   SmallVector<Operation *> users(kept.getResult().getUsers());
-  for (WindowOp window : windows)
-    llvm::append_range(users, window.getResult().getUsers());
+  for (Operation *view : views)
+    llvm::append_range(users, view->getResult(0).getUsers());
   for (Operation *user : users) {
     Operation *top = replaced->getBlock()->findAncestorOpInBlock(*user);
     if (top && top->isBeforeInBlock(replaced))
@@ -731,8 +740,8 @@ LogicalResult mlir::exogpu::reuseBuffer(RewriterBase &rewriter, AllocOp kept,
 // set_memory, set_precision
 //===----------------------------------------------------------------------===//
 
-/// Retypes `buffer` and its windows with `retype`, verifies the proc, and
-/// restores the types if it is invalid.
+/// Retypes `buffer` and its windows and splits with `retype`, verifies the
+/// proc, and restores the types if it is invalid.
 static LogicalResult
 retypeBuffer(RewriterBase &rewriter, Value buffer,
              function_ref<Type(BufferTypeInterface)> retype,
@@ -741,11 +750,11 @@ retypeBuffer(RewriterBase &rewriter, Value buffer,
   Operation *proc = buffer.getParentRegion()->getParentOp();
   if (!isa<ProcOp>(proc))
     proc = proc->getParentOfType<ProcOp>();
-  SmallVector<WindowOp> windows;
-  collectWindows(buffer, windows);
+  SmallVector<Operation *> views;
+  collectViews(buffer, views);
   SmallVector<std::pair<Value, Type>> old{{buffer, buffer.getType()}};
-  for (WindowOp window : windows)
-    old.push_back({window.getResult(), window.getType()});
+  for (Operation *view : views)
+    old.push_back({view->getResult(0), view->getResult(0).getType()});
   for (auto [value, type] : old)
     value.setType(retype(cast<BufferTypeInterface>(type)));
   alsoChange(false);
@@ -757,8 +766,8 @@ retypeBuffer(RewriterBase &rewriter, Value buffer,
     return failure();
   }
   // Tell the rewriter's listeners.
-  for (WindowOp window : windows)
-    rewriter.modifyOpInPlace(window, [] {});
+  for (Operation *view : views)
+    rewriter.modifyOpInPlace(view, [] {});
   if (Operation *def = buffer.getDefiningOp())
     rewriter.modifyOpInPlace(def, [] {});
   return success();
@@ -802,8 +811,8 @@ LogicalResult mlir::exogpu::setPrecision(RewriterBase &rewriter, Value buffer,
                                          Type type, Refusal &refusal) {
   if (failed(checkRootBuffer(buffer, refusal)))
     return failure();
-  SmallVector<WindowOp> windows;
-  collectWindows(buffer, windows);
+  SmallVector<Operation *> views;
+  collectViews(buffer, views);
   SmallVector<ReadOp> reads;
   auto addReads = [&](Value v) {
     for (Operation *user : v.getUsers())
@@ -811,8 +820,8 @@ LogicalResult mlir::exogpu::setPrecision(RewriterBase &rewriter, Value buffer,
         reads.push_back(read);
   };
   addReads(buffer);
-  for (WindowOp window : windows)
-    addReads(window.getResult());
+  for (Operation *view : views)
+    addReads(view->getResult(0));
   SmallVector<Type> oldTypes;
   for (ReadOp read : reads)
     oldTypes.push_back(read.getType());
@@ -1080,6 +1089,13 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
           << "'; inline it first";
       return failure();
     }
+    if (isa<SplitOp>(use.op)) {
+      refusal.at(use.op->getLoc())
+          << "stage_mem: the block splits '" << getBufferName(buffer)
+          << "'; the staged buffer has the window's dimensions, not the "
+             "split's";
+      return failure();
+    }
     // The staged buffer has no dimension where the window has a point: a
     // window or argument that spans one cannot be expressed.
     UseCoords coords = UseCoords::of(use, rank);
@@ -1094,23 +1110,24 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
     }
     blockUses.push_back(use);
   }
-  // Accesses through a window taken outside the block would keep going to
-  // the buffer while the block works on the staged copy.
+  // Accesses through a window or split taken outside the block would keep
+  // going to the buffer while the block works on the staged copy.
   for (Operation *stmt : block) {
     WalkResult walk = stmt->walk([&](Operation *op) {
       for (Value operand : op->getOperands()) {
-        auto window = operand.getDefiningOp<WindowOp>();
-        if (!window || inBlock(window))
+        Operation *window = operand.getDefiningOp();
+        if (!isa_and_nonnull<WindowOp, SplitOp>(window) || inBlock(window))
           continue;
         FailureOr<BufferView> view = getBufferView(operand);
         if (failed(view) || view->root != buffer)
           continue;
+        StringRef kind = isa<SplitOp>(window) ? "split" : "window";
         Diagnostic &diag = refusal.at(loc);
         diag << "stage_mem: the block accesses '" << getBufferName(buffer)
-             << "' through the window '" << getBufferName(operand)
+             << "' through the " << kind << " '" << getBufferName(operand)
              << "' taken outside it";
         diag.attachNote(op->getLoc()) << "this access";
-        diag.attachNote(window.getLoc()) << "the window";
+        diag.attachNote(window->getLoc()) << "the " << kind;
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -1236,6 +1253,18 @@ LogicalResult mlir::exogpu::inlineWindow(RewriterBase &rewriter,
     return failure();
   }
   SmallVector<BufferUse> uses = getBufferUses(window.getResult());
+  for (const BufferUse &use : uses) {
+    if (!isa<SplitOp>(use.op))
+      continue;
+    // A split takes no coordinates to compose with the window's.
+    Diagnostic &diag = refusal.at(window.getLoc());
+    diag << "inline_window: an exogpu.split views '"
+         << getBufferName(window.getResult())
+         << "'; a split of its source would not take the window's "
+            "coordinates";
+    diag.attachNote(use.op->getLoc()) << "the split";
+    return failure();
+  }
   unsigned rank = cast<WindowType>(window.getType()).getRank();
   // The window's own coordinates over the source dimensions.
   BufferUse self{window, 0, {}, {}, {}};

@@ -47,7 +47,7 @@ SmallVector<BufferUse> mlir::exogpu::getBufferUses(Value buffer) {
           llvm::append_range(use.operands, op.getCtrl());
           uses.push_back(use);
         })
-        .Case([&](FreeOp op) {
+        .Case<FreeOp, SplitOp>([&](Operation *op) {
           uses.push_back({op, 0, {}, {}, {}});
         })
         .Case([&](CallOp op) {
@@ -131,6 +131,7 @@ void mlir::exogpu::setUseCoordinates(const BufferUse &use, Value buffer,
         setControlMaps(op, {map}, operands);
       })
       .Case([&](FreeOp op) { op.getBufferMutable().assign(buffer); })
+      .Case([&](SplitOp op) { op.getSourceMutable().assign(buffer); })
       .Case([&](CallOp op) {
         op->setOperand(use.access, buffer);
         setMultiAccessCoords(op, use.access, kinds, exprs, operands);

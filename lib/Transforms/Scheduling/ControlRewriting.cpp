@@ -295,7 +295,8 @@ Value mlir::exogpu::lookupName(StringRef name, Operation *at,
       return value;
   for (Operation *op = at; op; op = op->getParentOp()) {
     if (op->getBlock()) {
-      // Allocations and windows earlier in the block (the nearest first).
+      // Allocations, windows and splits earlier in the block (the nearest
+      // first).
       for (Operation *prev = op->getPrevNode(); prev;
            prev = prev->getPrevNode()) {
         if (auto alloc = dyn_cast<AllocOp>(prev);
@@ -304,6 +305,9 @@ Value mlir::exogpu::lookupName(StringRef name, Operation *at,
         if (auto window = dyn_cast<WindowOp>(prev);
             window && window.getName() == name)
           return window.getResult();
+        if (auto split = dyn_cast<SplitOp>(prev);
+            split && split.getName() == name)
+          return split.getResult();
       }
     }
     Operation *parent = op->getParentOp();

@@ -192,8 +192,9 @@ mlir::exogpu::extractSubproc(RewriterBase &rewriter,
             (!isParam && !v.getDefiningOp<AllocOp>())) {
           refusal.at(op->getLoc())
               << "extract_subproc: the block uses '" << getBufferName(v)
-              << "', a window or barrier defined outside it; pass buffers "
-                 "(inline_window first)";
+              << "', a window, split or barrier defined outside it; pass "
+                 "buffers (inline_window first, or take the split in the "
+                 "block)";
           return WalkResult::interrupt();
         }
         if (!llvm::is_contained(data, v)) {

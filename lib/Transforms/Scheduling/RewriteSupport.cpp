@@ -87,6 +87,14 @@ LogicalResult mlir::exogpu::updateBufferTypes(Operation *root,
           cast<BufferTypeInterface>(window.getSource().getType()),
           window.getCoordKinds(), window.getCoords().getResults(),
           window.getSpecialAttr());
+    } else if (auto split = dyn_cast<SplitOp>(op)) {
+      // A split of a dimension its source no longer has keeps its type; the
+      // verifier refuses it.
+      auto source = cast<BufferTypeInterface>(split.getSource().getType());
+      if (split.getDim() >= source.getRank() || split.getFactor() <= 0)
+        return WalkResult::advance();
+      result = split.getResult();
+      type = SplitOp::inferType(source, split.getDim(), split.getFactor());
     } else {
       return WalkResult::advance();
     }

@@ -225,7 +225,7 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   exogpu.proc @extract_window(%x: f32[8] @DRAM) {
     %w = exogpu.window %x[0:4] : f32[8] @DRAM
-    // expected-error @below {{extract_subproc: the block uses 'w', a window or barrier defined outside it; pass buffers (inline_window first)}}
+    // expected-error @below {{extract_subproc: the block uses 'w', a window, split or barrier defined outside it; pass buffers (inline_window first, or take the split in the block)}}
     exogpu.assign %w[0] = 1.0 : window f32[4] @DRAM
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {

@@ -7,7 +7,8 @@
 // `stage_mem`, `inline_window`, plus `bind_window`, which introduces a
 // window such as a TMA tensor map). Dimension rewrites change every access
 // of the buffer; they accept point coordinates on the dimensions they
-// change (windows and call arguments keep their shape).
+// change (windows and call arguments keep their shape) and refuse a buffer
+// an exogpu.split views directly (a split has no coordinates to change).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,18 +74,19 @@ LogicalResult deleteBuffer(RewriterBase &rewriter, AllocOp alloc,
 
 /// Replaces the allocation `replaced` by the earlier allocation `kept` of
 /// the same type in the same block, legal when every use of `kept`, direct
-/// or through its windows, precedes `replaced` (so `kept` is dead there).
+/// or through its windows and splits, precedes `replaced` (so `kept` is dead
+/// there).
 LogicalResult reuseBuffer(RewriterBase &rewriter, AllocOp kept,
                           AllocOp replaced, Refusal &refusal);
 
 /// Changes the memory of an allocation or proc parameter (and of the
-/// windows of it). Legal when the IR stays valid: scopes, instruction
-/// parameter memories.
+/// windows and splits of it). Legal when the IR stays valid: scopes,
+/// instruction parameter memories.
 LogicalResult setMemory(RewriterBase &rewriter, Value buffer, MemoryAttr memory,
                         Refusal &refusal);
 
 /// Changes the precision of an allocation or proc parameter (and of its
-/// windows and reads). Like Exo, precision is an annotation of the
+/// windows, splits and reads). Like Exo, precision is an annotation of the
 /// sequential meaning; the dialect has no conversions inside expressions,
 /// so every read must stand where the new precision is accepted.
 LogicalResult setPrecision(RewriterBase &rewriter, Value buffer, Type type,
@@ -106,9 +108,9 @@ struct StagedWindow {
 /// writes it). With `accum`, the block must only reduce into the window: the
 /// staging buffer starts at zero and is added back. Legal when the window
 /// lies within the buffer and contains every access of the block, every
-/// access is a direct use of the buffer (no window of it, taken inside or
-/// outside the block) and no window or argument spans a dimension the window
-/// fixes to a point.
+/// access is a direct use of the buffer (no window or split of it, taken
+/// inside or outside the block) and no window or argument spans a dimension
+/// the window fixes to a point.
 FailureOr<StagedWindow> stageMem(RewriterBase &rewriter,
                                  ArrayRef<Operation *> block,
                                  const ParsedAccess &window, StringRef name,
@@ -116,7 +118,9 @@ FailureOr<StagedWindow> stageMem(RewriterBase &rewriter,
                                  Refusal &refusal);
 
 /// Replaces every use of a window by an access of its source and removes
-/// the window statement. Special windows (tensor maps) stay.
+/// the window statement. Special windows (tensor maps) stay, and so does a
+/// window that an exogpu.split views (the split has no coordinates to take
+/// the window's).
 LogicalResult inlineWindow(RewriterBase &rewriter, WindowOp window,
                            Refusal &refusal);
 

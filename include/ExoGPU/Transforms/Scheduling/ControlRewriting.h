@@ -78,8 +78,8 @@ void substituteControlValues(Operation *root,
 void simplifyControl(Operation *root);
 
 /// Looks up a name (`i`, `%i`) visible at `at`: iterators of the loops
-/// enclosing `at`, parameters of its proc, and allocations and windows
-/// defined before it in enclosing blocks. `extra` names come first.
+/// enclosing `at`, parameters of its proc, and allocations, windows and
+/// splits defined before it in enclosing blocks. `extra` names come first.
 Value lookupName(StringRef name, Operation *at,
                  ArrayRef<std::pair<StringRef, Value>> extra = {});
 

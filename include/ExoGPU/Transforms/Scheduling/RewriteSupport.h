@@ -50,12 +50,12 @@ LogicalResult verifyWithSymbolUses(Operation *root);
 /// The result types a rewrite changed (value, old type), to undo it.
 using TypeChanges = SmallVector<std::pair<Value, Type>>;
 
-/// Gives the allocations and windows at or under `root` the result types
-/// their extents and coordinates determine, in program order (a window after
-/// its source). Substituting a control value can make an extent constant:
-/// `alloc f32[i]` unrolled at `i = 2` is `f32[2]`. Appends what changed to
-/// `changes`. Fails, restoring every type it changed, when an extent becomes
-/// a constant that is not positive (no buffer type has one).
+/// Gives the allocations, windows and splits at or under `root` the result
+/// types their extents, coordinates and sources determine, in program order
+/// (a window or split after its source). Substituting a control value can make
+/// an extent constant: `alloc f32[i]` unrolled at `i = 2` is `f32[2]`. Appends
+/// what changed to `changes`. Fails, restoring every type it changed, when an
+/// extent becomes a constant that is not positive (no buffer type has one).
 LogicalResult updateBufferTypes(Operation *root, TypeChanges &changes);
 
 /// Restores the types `changes` recorded.

@@ -14,7 +14,7 @@ using namespace mlir::exogpu;
 
 bool mlir::exogpu::isProcStatement(Operation *op) {
   if (!isa<ForOp, IfOp, DeviceFunctionOp, WarpsOp, AssignOp, ReduceOp, CallOp,
-           AllocOp, FreeOp, WindowOp, FenceOp, ArriveOp, AwaitOp>(op))
+           AllocOp, FreeOp, WindowOp, SplitOp, FenceOp, ArriveOp, AwaitOp>(op))
     return false;
   return op->getParentOfType<ProcOp>() && !op->getParentOfType<InstrOp>();
 }
