@@ -196,6 +196,7 @@ FailureOr<RootBuffer *> ProcState::addRoot(Value value, Location loc) {
   RootBuffer *result = root.get();
   BufferView view;
   view.root = result;
+  view.extents.assign(result->extents.begin(), result->extents.end());
   for (AffineExpr extent : result->extents)
     view.dims.push_back(
         {false, getAffineConstantExpr(0, proc.getContext()), extent});
@@ -247,15 +248,60 @@ FailureOr<BufferView> ProcState::applyCoords(const BufferView &view,
   return result;
 }
 
-SmallVector<AffineExpr> ProcState::toRootCoords(const BufferView &view,
-                                                ArrayRef<AffineExpr> coords) {
-  SmallVector<AffineExpr> root;
+FailureOr<BufferView> ProcState::applySplit(const BufferView &view,
+                                            unsigned dim, int64_t factor,
+                                            Location loc) {
+  const RootBuffer &root = *view.root;
+  SmallVector<unsigned> intervals = view.getIntervalDims();
+  if (dim >= intervals.size() || factor <= 0)
+    return emitInternalError(loc)
+           << "split of dimension " << dim << " by " << factor
+           << " of a window with " << intervals.size() << " dimension(s)";
+  // Only a plain row-major array reshapes into one with more dimensions (the
+  // verifier refuses register and swizzled memories, the distributed
+  // memory deduction splits of distributed dimensions).
+  bool rowMajor = root.storage == StorageKind::Pointer ||
+                  (root.storage == StorageKind::Shared && !root.swizzleBytes);
+  unsigned d = intervals[dim];
+  if (!rowMajor || d < root.numDistributed)
+    return emitInternalError(loc)
+           << "split of a " << formatMemory(root.memory)
+           << " buffer that is not a row-major array, or of a distributed "
+              "dimension";
+  // An interval [lo, lo + e) of a dimension of extent E splits into
+  // row-major dimensions of the storage only if lo, e and E are multiples
+  // of the factor, where the split's meaning asks that of e alone; the
+  // whole dimension (lo = 0, e = E) is split, and a window taken of that.
+  MLIRContext *ctx = proc.getContext();
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  const ViewDim &interval = view.dims[d];
+  if (interval.lo != zero || interval.extent != view.extents[d])
+    return emitTranslationError(loc)
+           << "cannot split dimension " << dim << " of a window of "
+           << root.name
+           << ": the window narrows it, and only a whole dimension of a "
+              "buffer splits into row-major dimensions; split the buffer "
+              "first, then take the window of the split";
+  AffineExpr outer = normalizeControlExpr(interval.extent.floorDiv(factor));
+  AffineExpr inner = getAffineConstantExpr(factor, ctx);
+  BufferView result = view;
+  result.extents[d] = outer;
+  result.extents.insert(result.extents.begin() + d + 1, inner);
+  result.dims[d].extent = outer;
+  result.dims.insert(result.dims.begin() + d + 1, ViewDim{false, zero, inner});
+  return result;
+}
+
+SmallVector<AffineExpr>
+ProcState::toStorageCoords(const BufferView &view,
+                           ArrayRef<AffineExpr> coords) {
+  SmallVector<AffineExpr> storage;
   unsigned next = 0;
   for (const ViewDim &d : view.dims) {
     AffineExpr c = d.isPoint ? d.lo : d.lo + coords[next++];
-    root.push_back(normalizeControlExpr(c));
+    storage.push_back(normalizeControlExpr(c));
   }
-  return root;
+  return storage;
 }
 
 std::string mlir::exogpu::cuda::wrapOperand(const std::string &text) {
@@ -305,26 +351,20 @@ std::string ProcState::linearOffset(ArrayRef<AffineExpr> coords,
   return llvm::join(terms, " + ");
 }
 
-/// Extents as constant expressions (shard shapes).
-static SmallVector<AffineExpr> toExprs(ArrayRef<int64_t> shape,
-                                       MLIRContext *ctx) {
-  return llvm::map_to_vector(
-      shape, [&](int64_t e) { return getAffineConstantExpr(e, ctx); });
-}
-
 FailureOr<std::string> ProcState::elementRef(const BufferView &view,
                                              ArrayRef<AffineExpr> coords,
                                              Location loc) {
   const RootBuffer &root = *view.root;
-  SmallVector<AffineExpr> rootCoords = toRootCoords(view, coords);
+  SmallVector<AffineExpr> storageCoords = toStorageCoords(view, coords);
   ArrayRef<AffineExpr> shard =
-      ArrayRef(rootCoords).drop_front(root.numDistributed);
+      ArrayRef(storageCoords).drop_front(root.numDistributed);
   switch (root.storage) {
   case StorageKind::Pointer:
-    return root.name + "[" + linearOffset(rootCoords, root.extents) + "]";
   case StorageKind::Shared: {
-    std::string offset =
-        linearOffset(shard, toExprs(root.getShardShape(), proc.getContext()));
+    // Row-major over the view's extents (global memory has no distributed
+    // dimensions; shared memory holds the thread's shard).
+    std::string offset = linearOffset(
+        shard, ArrayRef(view.extents).drop_front(root.numDistributed));
     if (root.swizzleBytes)
       return "*exo::swizzle<" + std::to_string(root.swizzleBytes) + ">(" +
              root.name + ", " + offset + ")";
@@ -357,10 +397,9 @@ FailureOr<std::string> ProcState::pointerTo(const BufferView &view,
   };
   switch (root.storage) {
   case StorageKind::Pointer:
-    return offsetPointer(linearOffset(origin, root.extents));
   case StorageKind::Shared:
-    return offsetPointer(
-        linearOffset(shard, toExprs(root.getShardShape(), proc.getContext())));
+    return offsetPointer(linearOffset(
+        shard, ArrayRef(view.extents).drop_front(root.numDistributed)));
   case StorageKind::Registers: {
     if (shard.empty())
       return "&" + root.name;
@@ -371,7 +410,7 @@ FailureOr<std::string> ProcState::pointerTo(const BufferView &view,
   }
   case StorageKind::RegisterMatrix: {
     ArrayRef<ViewDim> tile = ArrayRef(view.dims).take_back(2);
-    ArrayRef<AffineExpr> tileExtents = ArrayRef(root.extents).take_back(2);
+    ArrayRef<AffineExpr> tileExtents = ArrayRef(view.extents).take_back(2);
     for (auto [d, extent] : llvm::zip(tile, tileExtents))
       if (d.isPoint || d.lo != getAffineConstantExpr(0, proc.getContext()) ||
           d.extent != extent)
@@ -449,18 +488,17 @@ FailureOr<std::string> ProcState::elementStride(const BufferView &view,
     return emitInternalError(loc) << "the window has " << intervals.size()
                                   << " dimension(s), not " << dim + 1;
   unsigned d = intervals[dim];
-  // The product of the extents after `d` in the storage: the root's (global
-  // memory) or the shard's (shared memory).
+  // The product of the extents after `d` in the storage: the view's, over
+  // the whole buffer (global memory) or the shard (shared memory).
   SmallVector<AffineExpr> inner;
   switch (root.storage) {
-  case StorageKind::Pointer:
-    inner.assign(root.extents.begin() + d + 1, root.extents.end());
-    break;
   case StorageKind::Shared:
     if (d < root.numDistributed)
       return emitInternalError(loc)
              << "dimension " << dim << " of the window is distributed";
-    inner.assign(root.extents.begin() + d + 1, root.extents.end());
+    [[fallthrough]];
+  case StorageKind::Pointer:
+    inner.assign(view.extents.begin() + d + 1, view.extents.end());
     break;
   case StorageKind::Registers:
   case StorageKind::RegisterMatrix:

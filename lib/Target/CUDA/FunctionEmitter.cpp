@@ -56,6 +56,8 @@ LogicalResult FunctionEmitter::emitOp(Operation *op) {
                      reduce.getCtrl(), reduce.getValueExpr(), true);
   } else if (auto window = dyn_cast<WindowOp>(op)) {
     return emitWindow(window);
+  } else if (auto split = dyn_cast<SplitOp>(op)) {
+    return emitSplit(split);
   } else if (auto call = dyn_cast<CallOp>(op)) {
     if (InstrOp instr = call.lookupInstr())
       return emitInstrCall(call, instr);
@@ -333,6 +335,34 @@ LogicalResult FunctionEmitter::emitWindow(WindowOp window) {
   if (failed(view))
     return failure();
   state.views[window.getResult()] = *view;
+  return success();
+}
+
+LogicalResult FunctionEmitter::emitSplit(SplitOp split) {
+  FailureOr<BufferView> source =
+      state.getView(split.getSource(), split.getLoc());
+  if (failed(source))
+    return failure();
+  unsigned dim = split.getDim();
+  int64_t factor = split.getFactor();
+  FailureOr<BufferView> view =
+      state.applySplit(*source, dim, factor, split.getLoc());
+  if (failed(view))
+    return failure();
+  state.views[split.getResult()] = *view;
+  // The split dimension must divide evenly. Its extent modulo the factor
+  // decides here when it folds to a constant (as a static extent, which the
+  // verifier checked, does); any other is checked at run time.
+  AffineExpr extent = source->dims[source->getIntervalDims()[dim]].extent;
+  AffineExpr remainder = normalizeControlExpr(extent % factor);
+  auto constant = dyn_cast<AffineConstantExpr>(remainder);
+  if (!constant)
+    return checkSplitExtent(split, remainder);
+  if (constant.getValue() != 0)
+    return emitTranslationError(split.getLoc())
+           << "the extent of dimension " << dim
+           << " is not a multiple of the split factor " << factor
+           << " (it leaves a remainder of " << constant.getValue() << ")";
   return success();
 }
 

@@ -32,6 +32,13 @@ protected:
   /// What `{bar}` of an instruction template means at `call`.
   virtual FailureOr<std::string> getBarrierAddress(CallOp call);
 
+  /// Makes the function check at run time that a split's dimension divides
+  /// evenly (exogpu.split): `remainder`, over the space, is its extent
+  /// modulo the factor, which the translation cannot show to be 0. The
+  /// check must come before anything that could use the split runs.
+  virtual LogicalResult checkSplitExtent(SplitOp split,
+                                         AffineExpr remainder) = 0;
+
   /// Whether the function is device code (a kernel) rather than host code.
   virtual bool isDeviceCode() const { return false; }
 
@@ -47,6 +54,7 @@ protected:
   LogicalResult emitWrite(Operation *op, Value dest, AffineMap indices,
                           ValueRange ctrl, Value valueExpr, bool reduce);
   LogicalResult emitWindow(WindowOp window);
+  LogicalResult emitSplit(SplitOp split);
   LogicalResult emitInstrCall(CallOp call, InstrOp instr);
 
   /// A data expression (the value of an assign/reduce region) as C++.

@@ -70,6 +70,15 @@ std::string HostEmitter::printElementCount(ArrayRef<AffineExpr> extents) {
   return "exo::element_count({" + list + "})";
 }
 
+void HostEmitter::emitSplitChecks(ArrayRef<AffineExpr> remainders) {
+  std::string condition;
+  for (AffineExpr remainder : remainders)
+    condition +=
+        (condition.empty() ? "" : " || ") + state.print(remainder) + " != 0";
+  out.line("if (" + condition + ")");
+  out.line("  return cudaErrorInvalidValue;");
+}
+
 HostEmitter::HostEmitter(ProcState &state, CodeWriter &out,
                          raw_ostream &kernels)
     : FunctionEmitter(state, out), kernels(kernels) {}
@@ -151,6 +160,14 @@ LogicalResult HostEmitter::emitOp(Operation *op) {
   return FunctionEmitter::emitOp(op);
 }
 
+LogicalResult HostEmitter::checkSplitExtent(SplitOp split,
+                                            AffineExpr remainder) {
+  out.comment(state.describe(split));
+  out.comment("The split dimension's extent is a multiple of the factor");
+  emitSplitChecks(remainder);
+  return success();
+}
+
 LogicalResult HostEmitter::emitAlloc(AllocOp alloc) {
   Value value = alloc.getResult();
   auto type = dyn_cast<BufferTypeInterface>(value.getType());
@@ -216,7 +233,7 @@ LogicalResult HostEmitter::emitTensorMap(WindowOp window) {
   SpecialWindowAttr special = *window.getSpecial();
   SmallVector<unsigned> dims = view.getIntervalDims();
   ArrayRef<int64_t> box = special.getBox();
-  if (dims.back() != root.extents.size() - 1)
+  if (dims.back() != view.extents.size() - 1)
     return emitTranslationError(window.getLoc())
            << "TMA needs the innermost dimension of the window to be the "
               "buffer's contiguous one";
@@ -249,8 +266,8 @@ LogicalResult HostEmitter::emitTensorMap(WindowOp window) {
     if (i + 1 == dims.size())
       continue;
     std::string stride = std::to_string(elementBytes);
-    for (unsigned d = dims[i] + 1; d < root.extents.size(); ++d)
-      stride += " * " + wrap(state.print(root.extents[d]));
+    for (unsigned d = dims[i] + 1; d < view.extents.size(); ++d)
+      stride += " * " + wrap(state.print(view.extents[d]));
     strides += (strides.empty() ? "" : ", ") + std::string("cuuint64_t(") +
                stride + ")";
   }
@@ -295,6 +312,11 @@ LogicalResult HostEmitter::emitLaunch(DeviceFunctionOp deviceFunction) {
   if (failed(bounds))
     return failure();
   const CollParams &params = launch->collParams;
+  if (!launch->splitRemainders.empty()) {
+    out.comment("The kernel's split dimensions are multiples of their split "
+                "factors");
+    emitSplitChecks(launch->splitRemainders);
+  }
   out.line("const int64_t exo_tasks = " + tasks + ";");
   if (!bounds->checks.empty()) {
     out.comment("The kernel computes its control values in int: refuse "
@@ -339,19 +361,18 @@ LogicalResult HostEmitter::emitLaunch(DeviceFunctionOp deviceFunction) {
 }
 
 /// The elements [first, last) of its root buffer that a dense view covers,
-/// in row-major order, when its window and the buffer's extents are
-/// constants.
+/// in row-major order, when its window and its extents are constants.
 static std::optional<std::pair<int64_t, int64_t>>
 getConstantElementRange(const BufferView &view) {
   int64_t first = 0, count = 1;
-  for (auto [dim, extent] : llvm::zip(view.dims, view.root->extents)) {
-    auto rootExtent = dyn_cast<AffineConstantExpr>(extent);
+  for (auto [dim, extent] : llvm::zip(view.dims, view.extents)) {
+    auto storageExtent = dyn_cast<AffineConstantExpr>(extent);
     auto lo = dyn_cast<AffineConstantExpr>(dim.lo);
     auto width = dim.isPoint ? AffineConstantExpr()
                              : dyn_cast<AffineConstantExpr>(dim.extent);
-    if (!rootExtent || !lo || (!dim.isPoint && !width))
+    if (!storageExtent || !lo || (!dim.isPoint && !width))
       return std::nullopt;
-    first = first * rootExtent.getValue() + lo.getValue();
+    first = first * storageExtent.getValue() + lo.getValue();
     count *= dim.isPoint ? 1 : width.getValue();
   }
   // `count` spans the interval and the whole dimensions after it.
@@ -407,7 +428,7 @@ LogicalResult HostEmitter::emitProcCall(CallOp call, ProcOp callee) {
     for (auto [d, dim] : llvm::enumerate(view.dims)) {
       bool whole = !dim.isPoint &&
                    dim.lo == getAffineConstantExpr(0, call.getContext()) &&
-                   dim.extent == view.root->extents[d];
+                   dim.extent == view.extents[d];
       if (seenInterval && !whole)
         dense = false;
       seenInterval |= !dim.isPoint;

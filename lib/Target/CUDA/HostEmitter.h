@@ -26,6 +26,8 @@ public:
 
 protected:
   LogicalResult emitOp(Operation *op) override;
+  /// Checks the split's extent in place (before any use of the split).
+  LogicalResult checkSplitExtent(SplitOp split, AffineExpr remainder) override;
 
 private:
   /// Whether a buffer of `extents` provably has at most INT32_MAX elements
@@ -34,6 +36,9 @@ private:
   bool fitsInt32(ArrayRef<AffineExpr> extents);
   /// The element count of a buffer of `extents` as host C++ (saturating).
   std::string printElementCount(ArrayRef<AffineExpr> extents);
+  /// Returns cudaErrorInvalidValue unless each of `remainders` (extents of
+  /// split dimensions modulo their factors) is 0.
+  void emitSplitChecks(ArrayRef<AffineExpr> remainders);
 
   LogicalResult emitAlloc(AllocOp alloc);
   LogicalResult emitTensorMap(WindowOp window);

@@ -20,9 +20,8 @@ bool KernelEmitter::inPath(Operation *op) const {
 
 bool KernelEmitter::usedInPath(Value value) const {
   for (Operation *user : value.getUsers()) {
-    if (auto window = dyn_cast<WindowOp>(user))
-      if (usedInPath(window.getResult()))
-        return true;
+    if (isa<WindowOp, SplitOp>(user) && usedInPath(user->getResult(0)))
+      return true;
     if (isa<FreeOp>(user))
       continue;
     if (inPath(user))
@@ -329,6 +328,24 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   return FunctionEmitter::emitOp(op);
 }
 
+LogicalResult KernelEmitter::checkSplitExtent(SplitOp split,
+                                              AffineExpr remainder) {
+  // Shared memory has constant extents: a remainder that is not one names
+  // the extents of a global buffer, which are the host's values.
+  bool hostValues = true;
+  remainder.walk([&](AffineExpr expr) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      hostValues &= !deviceFunction.getBody().isAncestor(
+          state.space.getValue(dim.getPosition()).getParentRegion());
+  });
+  if (!hostValues)
+    return emitInternalError(split.getLoc())
+           << "the extent of a split in a kernel depends on a value the "
+              "kernel computes";
+  splitRemainders.insert(remainder);
+  return success();
+}
+
 LogicalResult KernelEmitter::emitThreadsFor(ForOp loop) {
   FailureOr<ThreadSelection> selection = mapper.mapLoop(loop);
   if (failed(selection))
@@ -494,6 +511,7 @@ mlir::exogpu::cuda::emitKernel(ProcState &state,
   launch.smemBytes = smemBytes;
   launch.taskLoops.assign(emitter.getTaskLoops().begin(),
                           emitter.getTaskLoops().end());
+  llvm::append_range(launch.splitRemainders, emitter.getSplitRemainders());
 
   CodeWriter out(os);
   out.comment(state.describe(deviceFunction));

@@ -36,6 +36,9 @@ struct KernelLaunch {
   /// Every control expression the kernel evaluates (over the proc's
   /// space), for the host's 32-bit checks (ControlBounds.h).
   SmallVector<AffineExpr> controlExprs;
+  /// The extents of the kernel's split dimensions modulo their factors
+  /// (over the space, naming host values): the host checks that each is 0.
+  SmallVector<AffineExpr> splitRemainders;
 };
 
 /// Writes the kernel of `deviceFunction` named `name` to `os`.
@@ -63,9 +66,17 @@ public:
   /// The lowering of every synchronization statement, per code path.
   const LoweredKernel &getLoweredKernel() const { return lowered; }
 
+  /// The split extents the host must check before the launch
+  /// (checkSplitExtent).
+  ArrayRef<AffineExpr> getSplitRemainders() const {
+    return splitRemainders.getArrayRef();
+  }
+
 protected:
   LogicalResult emitOp(Operation *op) override;
   FailureOr<std::string> getBarrierAddress(CallOp call) override;
+  /// Leaves the check to the host, before the launch.
+  LogicalResult checkSplitExtent(SplitOp split, AffineExpr remainder) override;
   bool isDeviceCode() const override { return true; }
 
 private:
@@ -127,6 +138,9 @@ private:
   DenseMap<Value, std::string> arriveCounters, awaitCounters;
   /// The synchronization lowered so far.
   LoweredKernel lowered;
+  /// The remainders of checkSplitExtent, each once (every code path emits
+  /// the splits it uses).
+  llvm::SetVector<AffineExpr> splitRemainders;
   /// Named barrier ids: the families of groups of warps Fences meet in (the
   /// id formula, the count and the number of ids) and their first id.
   using NamedBarrierFamily =

@@ -127,18 +127,25 @@ struct RootBuffer {
   SmallVector<int64_t> getShardShape() const;
 };
 
-/// One dimension of a root buffer seen through windows: a fixed point, or an
-/// interval [lo, lo + extent) that is one dimension of the view.
+/// One dimension of a buffer's storage (BufferView::extents) seen through
+/// windows: a fixed point, or an interval [lo, lo + extent) that is one
+/// dimension of the view.
 struct ViewDim {
   bool isPoint = false;
   AffineExpr lo;
   AffineExpr extent;
 };
 
-/// A buffer seen through windows (seeds/002 Fig. 2 window statement): the
-/// root and, per root dimension, a point or an interval.
+/// A buffer seen through windows (seeds/002 Fig. 2 window statement) and
+/// splits (exogpu.split): the root, the row-major extents the view indexes
+/// the root's storage by and, per one of those dimensions, a point or an
+/// interval. The extents are the root's, except that each split replaces
+/// one of them, E, by two, [E / factor, factor]: a reshape of the same
+/// row-major storage, so an element has the same linear offset under both.
 struct BufferView {
   const RootBuffer *root = nullptr;
+  /// The row-major extents `dims` index (the root's, reshaped by splits).
+  SmallVector<AffineExpr, 4> extents;
   SmallVector<ViewDim, 4> dims;
 
   /// The intervals of the view, in order (its dimensions).
@@ -225,6 +232,13 @@ public:
   FailureOr<BufferView> applyCoords(const BufferView &view,
                                     ArrayRef<int32_t> kinds,
                                     ArrayRef<AffineExpr> exprs, Location loc);
+  /// Splits dimension `dim` of a view in two, [E / factor, factor]
+  /// (exogpu.split). Fails, with a diagnostic at `loc`, where that is not a
+  /// reshape of the root's row-major storage: registers, swizzled shared
+  /// memory, a distributed dimension, or one that a window narrowed. The
+  /// caller checks that E is a multiple of `factor`.
+  FailureOr<BufferView> applySplit(const BufferView &view, unsigned dim,
+                                   int64_t factor, Location loc);
 
   /// The C++ lvalue of the element of `view` at point `coords` (one per
   /// view dimension).
@@ -247,10 +261,11 @@ public:
   std::string describe(Operation *op);
 
 private:
-  /// The root coordinates of the element of `view` at `coords`.
-  SmallVector<AffineExpr> toRootCoords(const BufferView &view,
-                                       ArrayRef<AffineExpr> coords);
-  /// The C++ of the row-major offset of a root element over `extents`.
+  /// The coordinates, over `view.extents`, of the element of `view` at
+  /// `coords`.
+  SmallVector<AffineExpr> toStorageCoords(const BufferView &view,
+                                          ArrayRef<AffineExpr> coords);
+  /// The C++ of the row-major offset of an element over `extents`.
   std::string linearOffset(ArrayRef<AffineExpr> coords,
                            ArrayRef<AffineExpr> extents);
   /// The row-major stride of a dimension whose inner extents are `inner`:
