@@ -39,7 +39,6 @@
 
 #include "cutlass_gemm.h"
 #include "gemm_bf16.h"
-#include "gemm_splitk_sm90a.h"
 #include "gemm_tf32.h"
 #include "gemv_fast.h"
 #include "sm80_gemm.h"

@@ -56,11 +56,11 @@ from toolchain import Script
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The translation units gemm_bench.cu calls, by example file name. A unit is
 # the example with what it imports (the instruction library; for the GEMM
-# entry points, the variants they dispatch to), one .cu and one .h.
+# entry points, the variants they dispatch to: gemm_tf32's unit holds the
+# split-k kernel too), one .cu and one .h.
 KERNELS = [
     "gemm_tf32",
     "gemm_bf16",
-    "gemm_splitk_sm90a",
     "sm90a_gemm",  # the paper's kernel (seeds/002 Sec. 6)
     "gemv_fast",
     "sm80_gemm",

@@ -22,14 +22,16 @@ exogpu.proc @gemm_bf16(%M: size, %N: size, %K: size,
   exogpu.if %M >= 8192 and %N >= 8192 and %M mod 1024 == 0 and %N mod 256 == 0 and %K mod 256 == 0 {
     exogpu.call @gemm_bf16_overlap_sm90a[%M, %N, %K](%A, %B, %C) : bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear
   }
-  // gemm_bf16_sm90a from M >= 2048, N >= 2048
-  // CHECK: exogpu.call @gemm_bf16_sm90a[
-  exogpu.if %M >= 2048 and %N >= 2048 and %M < 8192 and %M mod 1024 == 0 and %N mod 256 == 0 or %M >= 2048 and %N >= 2048 and %N < 8192 and %M mod 1024 == 0 and %N mod 256 == 0 or %M >= 2048 and %N >= 2048 and %M mod 1024 == 0 and %N mod 256 == 0 and %K mod 256 > 0 {
-    exogpu.call @gemm_bf16_sm90a[%M, %N, %K](%A, %B, %C) : bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear
-  }
-  // gemm_bf16_128x128_sm90a, the rest
-  // CHECK: exogpu.call @gemm_bf16_128x128_sm90a[
-  exogpu.if %M < 2048 or %N < 2048 or %M mod 1024 > 0 or %N mod 256 > 0 {
-    exogpu.call @gemm_bf16_128x128_sm90a[%M, %N, %K](%A, %B, %C) : bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear
+  exogpu.if %M < 8192 or %N < 8192 or %M mod 1024 > 0 or %N mod 256 > 0 or %K mod 256 > 0 {
+    // gemm_bf16_sm90a from M >= 2048, N >= 2048
+    // CHECK: exogpu.call @gemm_bf16_sm90a[
+    exogpu.if %M >= 2048 and %N >= 2048 and %M mod 1024 == 0 and %N mod 256 == 0 {
+      exogpu.call @gemm_bf16_sm90a[%M, %N, %K](%A, %B, %C) : bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear
+    }
+    exogpu.if %M < 2048 or %N < 2048 or %M mod 1024 > 0 or %N mod 256 > 0 {
+      // gemm_bf16_128x128_sm90a, the rest
+      // CHECK: exogpu.call @gemm_bf16_128x128_sm90a[
+      exogpu.call @gemm_bf16_128x128_sm90a[%M, %N, %K](%A, %B, %C) : bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear, bf16[?, ?] @CudaGmemLinear
+    }
   }
 }

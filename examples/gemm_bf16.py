@@ -23,14 +23,17 @@ def gemm_bf16(M: size, N: size, K: size,
     # gemm_bf16_overlap_sm90a from M >= 8192, N >= 8192
     if M >= 8192 and N >= 8192 and M % 1024 == 0 and N % 256 == 0 and K % 256 == 0:
         gemm_bf16_overlap_sm90a(M, N, K, A, B, C)
-    # gemm_bf16_sm90a from M >= 2048, N >= 2048
-    if (M >= 2048 and N >= 2048 and M < 8192 and M % 1024 == 0 and N % 256 == 0
-            or M >= 2048 and N >= 2048 and N < 8192 and M % 1024 == 0 and N % 256 == 0
-            or M >= 2048 and N >= 2048 and M % 1024 == 0 and N % 256 == 0 and K % 256 > 0):
-        gemm_bf16_sm90a(M, N, K, A, B, C)
-    # gemm_bf16_128x128_sm90a, the rest
-    if (M < 2048
-            or N < 2048
+    if (M < 8192
+            or N < 8192
             or M % 1024 > 0
-            or N % 256 > 0):
-        gemm_bf16_128x128_sm90a(M, N, K, A, B, C)
+            or N % 256 > 0
+            or K % 256 > 0):
+        # gemm_bf16_sm90a from M >= 2048, N >= 2048
+        if M >= 2048 and N >= 2048 and M % 1024 == 0 and N % 256 == 0:
+            gemm_bf16_sm90a(M, N, K, A, B, C)
+        if (M < 2048
+                or N < 2048
+                or M % 1024 > 0
+                or N % 256 > 0):
+            # gemm_bf16_128x128_sm90a, the rest
+            gemm_bf16_128x128_sm90a(M, N, K, A, B, C)

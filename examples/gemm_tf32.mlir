@@ -7,6 +7,7 @@
 // The variants it calls are imported from their files.
 
 exogpu.import "sm90a"
+exogpu.import "gemm_splitk_sm90a.mlir"
 exogpu.import "gemm_tf32_overlap_sm90a.mlir"
 exogpu.import "gemm_tf32_sm90a.mlir"
 exogpu.import "gemm_tf32_128x128_sm90a.mlir"
@@ -17,19 +18,39 @@ exogpu.proc @gemm_tf32(%M: size, %N: size, %K: size,
     %A: f32[%M, %K] @CudaGmemLinear, %B: f32[%N, %K] @CudaGmemLinear,
     %C: f32[%M, %N] @CudaGmemLinear)
     requires %M mod 128 == 0 and %N mod 128 == 0 and %K mod 64 == 0 {
-  // gemm_tf32_overlap_sm90a from M >= 8192, N >= 8192
-  // CHECK: exogpu.call @gemm_tf32_overlap_sm90a[
-  exogpu.if %M >= 8192 and %N >= 8192 and %M mod 1024 == 0 and %N mod 256 == 0 and %K mod 128 == 0 {
-    exogpu.call @gemm_tf32_overlap_sm90a[%M, %N, %K](%A, %B, %C) : f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
+  // gemm_splitk_sm90a in chunks of K of 1024 from K >= 16384, M <= 256, N <= 256
+  // CHECK: exogpu.call @gemm_splitk_sm90a[
+  exogpu.if %M <= 256 and %N <= 256 and %K >= 16384 and %M mod 256 == 0 and %N mod 256 == 0 and %K mod 1024 == 0 {
+    %A_chunks = exogpu.split %A dim 1 by 1024 : f32[?, ?] @CudaGmemLinear
+    %B_chunks = exogpu.split %B dim 1 by 1024 : f32[?, ?] @CudaGmemLinear
+    exogpu.call @gemm_splitk_sm90a[%M, %N, %K / 1024, 1024](%A_chunks, %B_chunks, %C) : window f32[?, ?, 1024] @CudaGmemLinear, window f32[?, ?, 1024] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
   }
-  // gemm_tf32_sm90a from M >= 2048, N >= 2048
-  // CHECK: exogpu.call @gemm_tf32_sm90a[
-  exogpu.if %M >= 2048 and %N >= 2048 and %M < 8192 and %M mod 1024 == 0 and %N mod 256 == 0 or %M >= 2048 and %N >= 2048 and %N < 8192 and %M mod 1024 == 0 and %N mod 256 == 0 or %M >= 2048 and %N >= 2048 and %M mod 1024 == 0 and %N mod 256 == 0 and %K mod 128 > 0 {
-    exogpu.call @gemm_tf32_sm90a[%M, %N, %K](%A, %B, %C) : f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
-  }
-  // gemm_tf32_128x128_sm90a, the rest
-  // CHECK: exogpu.call @gemm_tf32_128x128_sm90a[
-  exogpu.if %M < 2048 or %N < 2048 or %M mod 1024 > 0 or %N mod 256 > 0 {
-    exogpu.call @gemm_tf32_128x128_sm90a[%M, %N, %K](%A, %B, %C) : f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
+  exogpu.if %M > 256 or %N > 256 or %K < 16384 or %M mod 256 > 0 or %N mod 256 > 0 or %K mod 1024 > 0 {
+    // gemm_splitk_sm90a in chunks of K of 16384 from K >= 32768, M <= 1024, N <= 1024
+    // CHECK: exogpu.call @gemm_splitk_sm90a[
+    exogpu.if %M <= 1024 and %N <= 1024 and %K >= 32768 and %M mod 256 == 0 and %N mod 256 == 0 and %K mod 16384 == 0 {
+      %A_chunks = exogpu.split %A dim 1 by 16384 : f32[?, ?] @CudaGmemLinear
+      %B_chunks = exogpu.split %B dim 1 by 16384 : f32[?, ?] @CudaGmemLinear
+      exogpu.call @gemm_splitk_sm90a[%M, %N, %K / 16384, 16384](%A_chunks, %B_chunks, %C) : window f32[?, ?, 16384] @CudaGmemLinear, window f32[?, ?, 16384] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
+    }
+    exogpu.if %M > 1024 or %N > 1024 or %K < 32768 or %M mod 256 > 0 or %N mod 256 > 0 or %K mod 16384 > 0 {
+      // gemm_tf32_overlap_sm90a from M >= 8192, N >= 8192
+      // CHECK: exogpu.call @gemm_tf32_overlap_sm90a[
+      exogpu.if %M >= 8192 and %N >= 8192 and %M mod 1024 == 0 and %N mod 256 == 0 and %K mod 128 == 0 {
+        exogpu.call @gemm_tf32_overlap_sm90a[%M, %N, %K](%A, %B, %C) : f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
+      }
+      exogpu.if %M < 8192 or %N < 8192 or %M mod 1024 > 0 or %N mod 256 > 0 or %K mod 128 > 0 {
+        // gemm_tf32_sm90a from M >= 2048, N >= 2048
+        // CHECK: exogpu.call @gemm_tf32_sm90a[
+        exogpu.if %M >= 2048 and %N >= 2048 and %M mod 1024 == 0 and %N mod 256 == 0 {
+          exogpu.call @gemm_tf32_sm90a[%M, %N, %K](%A, %B, %C) : f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
+        }
+        exogpu.if %M < 2048 or %N < 2048 or %M mod 1024 > 0 or %N mod 256 > 0 {
+          // gemm_tf32_128x128_sm90a, the rest
+          // CHECK: exogpu.call @gemm_tf32_128x128_sm90a[
+          exogpu.call @gemm_tf32_128x128_sm90a[%M, %N, %K](%A, %B, %C) : f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear, f32[?, ?] @CudaGmemLinear
+        }
+      }
+    }
   }
 }

@@ -157,16 +157,19 @@ EXAMPLES = [
                      {"M": 2048, "N": 2048, "K": 2048}],
              sanitize={"M": 256, "N": 256, "K": 256}),
     # The one-kernel entry points (they import the variants they call): the
-    # meaning sizes take the 128 x 128 branch, the device sizes the other
-    # two (M, N >= 2048: outputs of 16 MiB and more, too large to carry
-    # their meaning).
+    # meaning sizes take the 128 x 128 branch (and, for tf32, the split-k
+    # branch in chunks of 1024 through exogpu.split), the device sizes the
+    # other two (M, N >= 2048: outputs of 16 MiB and more, too large to
+    # carry their meaning) and tf32's split-k branch in chunks of 16384.
     _example("gemm_tf32",
              ["examples/gemm_tf32.mlir"], SM90A,
              math="tf32", sum_length="K", reference="gemm_abt",
              meaning=[{"M": 256, "N": 128, "K": 128},
-                      {"M": 1024, "N": 512, "K": 256}],
+                      {"M": 1024, "N": 512, "K": 256},
+                      {"M": 256, "N": 256, "K": 16384}],
              device=[{"M": 2048, "N": 2048, "K": 2048},
-                     {"M": 8192, "N": 8192, "K": 512}],
+                     {"M": 8192, "N": 8192, "K": 512},
+                     {"M": 1024, "N": 1024, "K": 65536}],
              sanitize={"M": 256, "N": 256, "K": 128}),
     _example("gemm_bf16",
              ["examples/gemm_bf16.mlir"], SM90A,
