@@ -1,4 +1,4 @@
-// RUN: exogpu-translate --to-cuda -I %exogpu_src_root/examples %s -o %t.cu
+// RUN: exogpu-translate --to-cuda %s -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %if nvcc %{ %nvcc %sm90a -Werror all-warnings -c %t.cu -o %t.o %}
 
@@ -31,7 +31,7 @@
 // CHECK-NEXT:  // split-gemm.mlir:{{[0-9]+}}: call @gemm_splitk_sm90a[M, N, K / 4096, 4096](A_chunks, B_chunks, C)
 // CHECK-NEXT:  EXOGPU_TRY(gemm_splitk_sm90a(stream, M, N, K / 4096, 4096, A, B, C));
 // CHECK-NEXT:  return cudaSuccess;
-exogpu.import "gemm_splitk_sm90a.mlir"
+exogpu.import "../../../examples/gemm_splitk_sm90a.mlir"
 
 exogpu.proc @gemm_tf32_long_k(%M: size, %N: size, %K: size,
     %A: f32[%M, %K] @CudaGmemLinear, %B: f32[%N, %K] @CudaGmemLinear,
