@@ -187,11 +187,9 @@ def entry_text(table, entry):
         f"    %C: {element}[%M, %N] @CudaGmemLinear)",
         f"    requires {requires} {{",
     ]
-    guards(entry["rows"], entry)
     depth = 1
-    for row in entry["rows"]:
+    for depth, row, atoms in nested_rows(entry):
         pad = "  " * depth
-        atoms = row_condition(row, entry)
         lines.append(f"{pad}// {row_summary(row)}")
         lines.append(f"{pad}// CHECK: exogpu.call @{row['kernel']}[")
         statements = [pad + ("  " if atoms else "") + statement
@@ -202,11 +200,19 @@ def entry_text(table, entry):
         lines.append(f"{pad}exogpu.if {format_condition([atoms])} {{")
         lines += statements
         lines.append(f"{pad}}}")
-        # exogpu has no `else`: the later rows run where this one does not.
         lines.append(f"{pad}exogpu.if {format_condition(negated(atoms))} {{")
-        depth += 1
     lines += ["  " * d + "}" for d in reversed(range(depth))]
     return "\n".join(lines) + "\n"
+
+
+def nested_rows(entry):
+    """(depth, row, its own condition) per row, in order, for the nested
+    guards (exogpu has no `else`): a row runs under its condition and the
+    later rows one level deeper, under its negation; the last row's
+    condition is empty (checked by guards)."""
+    guards(entry["rows"], entry)
+    for depth, row in enumerate(entry["rows"], start=1):
+        yield depth, row, row_condition(row, entry)
 
 
 def negated(conjunction):
@@ -285,11 +291,8 @@ def python_entry_text(table, entry):
         "CudaGmemLinear):",
         f"    assert {requires}",
     ]
-    guards(entry["rows"], entry)
-    depth = 1
-    for row in entry["rows"]:
+    for depth, row, atoms in nested_rows(entry):
         pad = "    " * depth
-        atoms = row_condition(row, entry)
         lines.append(f"{pad}# {row_summary(row)}")
         statements = [pad + ("    " if atoms else "") + statement
                       for statement in python_row_statements(row)]
@@ -298,9 +301,7 @@ def python_entry_text(table, entry):
             break
         lines += python_if(pad, [atoms])
         lines += statements
-        # No `else` (as in exogpu): the later rows run where this one does not.
         lines += python_if(pad, negated(atoms))
-        depth += 1
     return "\n".join(lines) + "\n"
 
 
