@@ -6,7 +6,8 @@ ui8, ui16, i32) and every data operator: expressions of +, -, *, /, unary
 minus, max, exp2 and log2 (floats), literals, conversions at writes into
 buffers of another precision, reductions (+=), sequential loops whose bounds,
 indices and guards use control `/` and `mod` (negative dividends too),
-windows (rows of a 2-D buffer), and constant and size-dependent extents.
+windows (rows of a 2-D buffer, taken directly or through exogpu.split of its
+rows into pairs), and constant and size-dependent extents.
 
 Each batch of procs is one module. The meaning runs on exogpu-run (MLIR's
 JIT) at a random size and fill seed, writing its inputs and outputs; the
@@ -96,6 +97,7 @@ class ProcGenerator:
         self.lines = []
         self.transcendental = set()  # buffers a statement with exp2/log2 wrote
         self.windows = 0
+        self.splits = 0  # windows taken through exogpu.split
 
     # Indices that are in bounds for N >= 4 (the proc requires it).
     def index(self, buffer, loops, window_row=None):
@@ -213,9 +215,20 @@ class ProcGenerator:
             if rows and rng.random() < 0.7:
                 window = (rng.choice(rows),)
                 self.windows += 1
-                self.lines.append(
-                    f"{pad}%row = exogpu.window %{window[0].name}[%j, :] : "
-                    f"{window[0].type(self.memory)}")
+                if rng.random() < 0.5:
+                    self.lines.append(
+                        f"{pad}%row = exogpu.window %{window[0].name}[%j, :]"
+                        f" : {window[0].type(self.memory)}")
+                else:
+                    # Row %j through a split of the 4 rows into 2 pairs.
+                    self.splits += 1
+                    self.lines.append(
+                        f"{pad}%pairs = exogpu.split %{window[0].name} dim 0 "
+                        f"by 2 : {window[0].type(self.memory)}")
+                    self.lines.append(
+                        f"{pad}%row = exogpu.window %pairs[%j / 2, %j mod 2,"
+                        f" :] : window {window[0].precision}[2, 2, ?] "
+                        f"@{self.memory}")
         if shape in ("i", "ji", "half"):
             bounds = {"half": rng.choice(["1, %N / 2", "%N / 4, %N - 1"]),
                       }.get(shape, "0, %N")
@@ -444,7 +457,7 @@ def main():
     out = pathlib.Path(args.out)
     start = time.monotonic()
     deadline = start + args.seconds
-    batches = programs = statements = windows = findings = 0
+    batches = programs = statements = windows = splits = findings = 0
     precisions = set()
     while time.monotonic() < deadline:
         work = pathlib.Path(scratch.name) / f"batch{batches}"
@@ -456,6 +469,7 @@ def main():
             statements += sum("exogpu.assign" in l or "exogpu.reduce" in l
                               for l in p.lines)
             windows += p.windows
+            splits += p.splits
             precisions.update(b.precision for b in p.buffers)
         for what, text, detail in found:
             findings += 1
@@ -470,7 +484,7 @@ def main():
                   f"modules, {programs} procs, {findings} finding(s)",
                   file=sys.stderr, flush=True)
     print(f"{batches} modules, {programs} procs, {statements} statements, "
-          f"{windows} windows, precisions {' '.join(sorted(precisions))}, "
+          f"{windows} windows ({splits} through splits), precisions {' '.join(sorted(precisions))}, "
           f"scope {args.scope}: {findings} finding(s)")
     return 1 if findings else 0
 
