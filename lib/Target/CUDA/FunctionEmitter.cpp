@@ -16,10 +16,12 @@ using namespace mlir::exogpu::cuda;
 
 LogicalResult FunctionEmitter::emitBlock(Block &block) {
   size_t mark = state.names.mark();
+  size_t facts = knownZero.size();
   for (Operation &op : block)
     if (failed(emitOp(&op)))
       return failure();
   state.names.release(mark);
+  knownZero.truncate(facts);
   return success();
 }
 
@@ -119,11 +121,48 @@ LogicalResult FunctionEmitter::emitSeqFor(ForOp loop) {
   return success();
 }
 
+/// The expressions (over the space) that `condition` (over `ctrl`) holds
+/// to be 0 where it is one conjunction: its atoms `e == 0` and `0 == e`.
+static SmallVector<AffineExpr>
+getZeroAtoms(ControlSpace &space, ConditionAttr condition, ValueRange ctrl) {
+  SmallVector<AffineExpr> zero;
+  ArrayRef<AffineExpr> exprs = condition.getMap().getResults();
+  size_t next = 0;
+  for (int64_t code : condition.getAtoms()) {
+    auto atom = static_cast<ConditionAtomKind>(code);
+    switch (atom) {
+    case ConditionAtomKind::Or:
+      return {};
+    case ConditionAtomKind::True:
+    case ConditionAtomKind::False:
+      continue;
+    case ConditionAtomKind::Bool:
+      ++next;
+      continue;
+    default:
+      break;
+    }
+    if (next + 2 > exprs.size())
+      return {};
+    AffineExpr lhs = exprs[next], rhs = exprs[next + 1];
+    next += 2;
+    if (atom != ConditionAtomKind::Eq)
+      continue;
+    zero.push_back(normalizeControlExpr(space.lift(lhs - rhs, ctrl)));
+  }
+  return zero;
+}
+
 LogicalResult FunctionEmitter::emitIf(IfOp op) {
   out.comment(state.describe(op));
   out.open("if (" + state.printCondition(op.getCondition(), op.getCtrl()) +
            ")");
-  if (failed(emitBlock(op.getBody().front())))
+  size_t facts = knownZero.size();
+  llvm::append_range(
+      knownZero, getZeroAtoms(state.space, op.getCondition(), op.getCtrl()));
+  LogicalResult body = emitBlock(op.getBody().front());
+  knownZero.truncate(facts);
+  if (failed(body))
     return failure();
   out.close();
   return success();
@@ -356,8 +395,17 @@ LogicalResult FunctionEmitter::emitSplit(SplitOp split) {
   AffineExpr extent = source->dims[source->getIntervalDims()[dim]].extent;
   AffineExpr remainder = normalizeControlExpr(extent % factor);
   auto constant = dyn_cast<AffineConstantExpr>(remainder);
-  if (!constant)
+  if (!constant) {
+    // A guard around the split, or an earlier split's check, shows it.
+    if (llvm::is_contained(knownZero, remainder)) {
+      out.comment(state.describe(split));
+      out.comment("The split dimension's extent is a multiple of the factor "
+                  "here (a guard around it, or an earlier check)");
+      return success();
+    }
+    knownZero.push_back(remainder);
     return checkSplitExtent(split, remainder);
+  }
   if (constant.getValue() != 0)
     return emitTranslationError(split.getLoc())
            << "the extent of dimension " << dim

@@ -77,6 +77,13 @@ protected:
 
   ProcState &state;
   CodeWriter &out;
+
+private:
+  /// Expressions (over the space) known to be 0 where the statement being
+  /// emitted runs: the `e == 0` atoms of the one-conjunction guards around
+  /// it, and the split remainders already checked in its blocks. A split
+  /// whose remainder is among them needs no check of its own.
+  SmallVector<AffineExpr> knownZero;
 };
 
 /// Whether the body of a seq loop should be fully unrolled: it indexes

@@ -193,3 +193,38 @@ exogpu.proc @strided_map(%A: f32[128, 64] @CudaGmemLinear) {
   // expected-error @below {{CUDA translation: TMA needs the innermost dimension of the window to be the buffer's contiguous one}}
   %A_map = exogpu.window %A_chunks[:, :, 0] @Sm90_tensorMap(128, 128, 2) : window f32[128, 2, 32] @CudaGmemLinear
 }
+
+// -----
+
+// A split needs no check where its remainder is known to be 0: under a
+// guard that is one conjunction with the atom `K mod 8 == 0`, or after an
+// earlier check of the same remainder in an enclosing block. A guard with a
+// disjunction shows nothing, and what a guard shows ends with its block.
+// CHECK-LABEL: extern "C" cudaError_t known_remainders(
+// CHECK:       if (K % 8 == 0 && K >= 16) {
+// CHECK-NEXT:    // {{.*}}: x_in_guard = split x dim 1 by 8
+// CHECK-NEXT:    // The split dimension's extent is a multiple of the factor here (a guard around it, or an earlier check)
+// CHECK:       if (K % 8 == 0 || K >= 64) {
+// CHECK-NEXT:    // {{.*}}: x_in_or = split x dim 1 by 8
+// CHECK-NEXT:    // The split dimension's extent is a multiple of the factor
+// CHECK-NEXT:    if (K % 8 != 0)
+// CHECK-NEXT:      return cudaErrorInvalidValue;
+// CHECK:       // {{.*}}: x_after = split x dim 1 by 8
+// CHECK-NEXT:  // The split dimension's extent is a multiple of the factor
+// CHECK-NEXT:  if (K % 8 != 0)
+// CHECK-NEXT:    return cudaErrorInvalidValue;
+// CHECK-NEXT:  // {{.*}}: y_after = split y dim 1 by 8
+// CHECK-NEXT:  // The split dimension's extent is a multiple of the factor here (a guard around it, or an earlier check)
+exogpu.proc @known_remainders(%K: size, %x: f32[4, %K] @DRAM, %y: f32[4, %K] @DRAM) {
+  exogpu.if %K mod 8 == 0 and %K >= 16 {
+    %x_in_guard = exogpu.split %x dim 1 by 8 : f32[4, ?] @DRAM
+    exogpu.assign %x_in_guard[0, 1, 0] = 1.0 : window f32[4, ?, 8] @DRAM
+  }
+  exogpu.if %K mod 8 == 0 or %K >= 64 {
+    %x_in_or = exogpu.split %x dim 1 by 8 : f32[4, ?] @DRAM
+    exogpu.assign %x_in_or[0, 0, 0] = 2.0 : window f32[4, ?, 8] @DRAM
+  }
+  %x_after = exogpu.split %x dim 1 by 8 : f32[4, ?] @DRAM
+  %y_after = exogpu.split %y dim 1 by 8 : f32[4, ?] @DRAM
+  exogpu.assign %y_after[1, 0, 3] = %x_after[1, 0, 2] : window f32[4, ?, 8] @DRAM, window f32[4, ?, 8] @DRAM
+}
