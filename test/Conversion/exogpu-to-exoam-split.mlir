@@ -107,3 +107,13 @@ exogpu.instr @copy_row(%src: f32[2, 8] @CudaGmemLinear, %dst: f32[16] @CudaGmemL
     exogpu.assign %dst[%i] = %src[0, %i] : f32[16] @CudaGmemLinear, f32[2, 8] @CudaGmemLinear
   }
 }
+
+// -----
+
+// Bug: chunks of 2^62 split again by 4: the outer coordinate's stride,
+// 2^64, does not fit the machine's 64-bit coordinates.
+exogpu.proc @stride_overflow(%M: size, %K: size, %A: f32[%M, %K] @CudaGmemLinear) {
+  %huge = exogpu.split %A dim 1 by 4611686018427387904 : f32[?, ?] @CudaGmemLinear
+  // expected-error @below {{sync check: cannot split dimension 1 of this buffer by 4 (no such dimension, or its stride overflows)}}
+  %quads = exogpu.split %huge dim 1 by 4 : window f32[?, ?, 4611686018427387904] @CudaGmemLinear
+}
