@@ -632,6 +632,23 @@ def test_meaning_takes_a_proc():
     assert numpy.array_equal(z, x + y)
 
 
+def test_meaning_through_splits():
+    """The tour's splits run on the JIT (memref.expand_shape): out is the
+    first chunk of TILE columns of A, which first_chunk reads through the
+    split as its [M, S, KC] parameter; H's row 4 (row 0 of its second group
+    of 4), element 1 (pair 0, element 1), gets H[0, 0]."""
+    numpy = pytest.importorskip("numpy")
+    split_tour = load_file(TOUR).split_tour
+    rng = numpy.random.default_rng(7)
+    A = rng.uniform(-1, 1, (128, 384)).astype(numpy.float32)
+    H = rng.uniform(-1, 1, (16, 64)).astype(numpy.float32)
+    out, H_out = exogpu.meaning(split_tour, A=A, H=H)
+    assert numpy.array_equal(out, A[:, :128])
+    expected = H.copy()
+    expected[4, 1] = H[0, 0]
+    assert numpy.array_equal(H_out, expected)
+
+
 def test_compile_takes_a_proc(tmp_path, nvcc):
     gemv = load_file(EXAMPLES / "gemv.py").gemv
     kernel = exogpu.compile(gemv, check={"M": 256, "N": 64}, arch="sm_80",
