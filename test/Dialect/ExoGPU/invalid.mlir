@@ -2062,3 +2062,42 @@ exogpu.proc @p() {
   // expected-error @below {{'exogpu.split' op split factor -2 is not positive}}
   %s = "exogpu.split"(%A) <{dim = 0 : i64, factor = -2 : i64}> : (!exogpu.tensor<f32[16, 16] @CudaGmemLinear>) -> !exogpu.window<f32[16, 16] @CudaGmemLinear>
 }) : () -> ()
+
+// -----
+
+// Constant window coordinates lie within static extents, even in code that
+// never runs (a window becomes a memref.subview, which MLIR checks
+// likewise); each refused window has an accepted twin (%ok). Dynamic
+// extents are checked where the sizes are known.
+exogpu.proc @p(%A: f32[16, 16] @CudaGmemLinear) {
+  %ok = exogpu.window %A[0:16, 15] : f32[16, 16] @CudaGmemLinear
+  // expected-error @+1 {{'exogpu.window' op window index 16 is outside dimension 1 of extent 16}}
+  %w = exogpu.window %A[0:16, 16] : f32[16, 16] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %A: f32[%N, 16] @CudaGmemLinear) {
+  %ok = exogpu.window %A[0:%N, 0:16] : f32[?, 16] @CudaGmemLinear
+  // expected-error @+1 {{'exogpu.window' op window upper bound 20 is outside dimension 1 of extent 16}}
+  %w = exogpu.window %A[:, 4:20] : f32[?, 16] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p(%A: f32[16] @CudaGmemLinear) {
+  // expected-error @+1 {{'exogpu.window' op window lower bound -1 is outside dimension 0 of extent 16}}
+  %w = exogpu.window %A[-1:8] : f32[16] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @callee(%x: f32[8] @DRAM) {
+}
+exogpu.proc @p(%y: f32[4] @DRAM, %z: f32[16] @DRAM) {
+  exogpu.for %i in seq(0, 0) {
+    exogpu.call @callee(%z[8:16]) : f32[16] @DRAM
+    // expected-error @+1 {{'exogpu.call' op data argument window upper bound 8 is outside dimension 0 of extent 4}}
+    exogpu.call @callee(%y[0:8]) : f32[4] @DRAM
+  }
+}

@@ -295,7 +295,9 @@ LogicalResult WindowOp::verify() {
       failed(verifyCoords(*this, getCoordKinds(), getCoords().getNumResults(),
                           "window")) ||
       failed(verifyAccessRank(*this, getCoordKinds(), source.getRank(),
-                              /*allowWhole=*/true, "window")))
+                              /*allowWhole=*/true, "window")) ||
+      failed(verifyStaticBounds(*this, source.getShape(), getCoordKinds(),
+                                getCoords().getResults(), "window")))
     return failure();
   if (auto sourceWindow = dyn_cast<WindowType>(getSource().getType());
       sourceWindow && sourceWindow.getSpecial())

@@ -656,12 +656,14 @@ LogicalResult CallOp::verify() {
       splitAccesses(*this, getCoordKinds(), getCoordCounts(), getCoords());
   if (failed(accesses))
     return failure();
-  for (auto [arg, access] : llvm::zip(getDataArgs(), *accesses))
-    if (failed(
-            verifyAccessRank(*this, access.kinds,
-                             cast<BufferTypeInterface>(arg.getType()).getRank(),
-                             /*allowWhole=*/true, "data argument")))
+  for (auto [arg, access] : llvm::zip(getDataArgs(), *accesses)) {
+    auto type = cast<BufferTypeInterface>(arg.getType());
+    if (failed(verifyAccessRank(*this, access.kinds, type.getRank(),
+                                /*allowWhole=*/true, "data argument")) ||
+        failed(verifyStaticBounds(*this, type.getShape(), access.kinds,
+                                  access.exprs, "data argument window")))
       return failure();
+  }
   if (getBarrier() &&
       failed(verifyAccessRank(*this, accesses->back().kinds,
                               getBarrier().getType().getRank(),

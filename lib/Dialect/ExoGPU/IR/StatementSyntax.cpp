@@ -100,6 +100,43 @@ LogicalResult mlir::exogpu::verifyAccessRank(Operation *op,
                            << " coordinate(s) for a buffer of rank " << rank;
 }
 
+LogicalResult mlir::exogpu::verifyStaticBounds(Operation *op,
+                                               ArrayRef<int64_t> shape,
+                                               ArrayRef<int32_t> kinds,
+                                               ArrayRef<AffineExpr> exprs,
+                                               StringRef what) {
+  if (kinds.size() != shape.size())
+    return success(); // a whole buffer, or a rank the caller reports
+  unsigned next = 0;
+  for (auto [dim, kind] : llvm::enumerate(kinds)) {
+    auto coordKind = static_cast<CoordKind>(kind);
+    unsigned arity = getCoordArity(coordKind);
+    if (next + arity > exprs.size())
+      return success(); // verifyCoords reports it
+    int64_t extent = shape[dim];
+    ArrayRef<AffineExpr> coord = exprs.slice(next, arity);
+    next += arity;
+    if (ShapedType::isDynamic(extent))
+      continue;
+    for (auto [i, expr] : llvm::enumerate(coord)) {
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (!constant)
+        continue;
+      int64_t value = constant.getValue();
+      bool isPoint = coordKind == CoordKind::Point;
+      if (value >= 0 && (isPoint ? value < extent : value <= extent))
+        continue;
+      InFlightDiagnostic diag = op->emitOpError() << what << " ";
+      if (isPoint)
+        diag << "index " << value;
+      else
+        diag << (i == 0 ? "lower" : "upper") << " bound " << value;
+      return diag << " is outside dimension " << dim << " of extent " << extent;
+    }
+  }
+  return success();
+}
+
 OptionalParseResult
 mlir::exogpu::parseOptionalAccess(OpAsmParser &parser, ControlExprParser &ctrl,
                                   BufferNameList &names, WindowCoords &coords,

@@ -48,6 +48,15 @@ void printBufferTypes(OpAsmPrinter &printer, ArrayRef<Value> uses);
 LogicalResult verifyAccessRank(Operation *op, ArrayRef<int32_t> kinds,
                                unsigned rank, bool allowWhole, StringRef what);
 
+/// Verifies that the constant coordinates of a window of a buffer of
+/// `shape` lie within its static extents (as memref.subview does, which a
+/// window becomes): a point in [0, E), interval bounds in [0, E]. Checked
+/// even where the statement never runs; dynamic extents and coordinates are
+/// checked where the sizes are known.
+LogicalResult verifyStaticBounds(Operation *op, ArrayRef<int64_t> shape,
+                                 ArrayRef<int32_t> kinds,
+                                 ArrayRef<AffineExpr> exprs, StringRef what);
+
 /// The extents of the window an access denotes: points drop their
 /// dimension, an interval keeps `hi - lo` (static when constant), `:` and a
 /// bare name keep the buffer's extents.
