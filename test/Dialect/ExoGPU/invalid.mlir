@@ -2086,8 +2086,25 @@ exogpu.proc @p(%N: size, %A: f32[%N, 16] @CudaGmemLinear) {
 // -----
 
 exogpu.proc @p(%A: f32[16] @CudaGmemLinear) {
-  // expected-error @+1 {{'exogpu.window' op window lower bound -1 is outside dimension 0 of extent 16}}
-  %w = exogpu.window %A[-1:8] : f32[16] @CudaGmemLinear
+  %ok = exogpu.window %A[15:16] : f32[16] @CudaGmemLinear
+  // expected-error @+1 {{'exogpu.window' op window lower bound 16 is outside dimension 0 of extent 16}}
+  %w = exogpu.window %A[16:16] : f32[16] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p(%N: size, %A: f32[%N] @CudaGmemLinear) {
+  %ok = exogpu.window %A[0:%N] : f32[?] @CudaGmemLinear
+  // expected-error @+1 {{'exogpu.window' op window lower bound -1 is outside dimension 0}}
+  %w = exogpu.window %A[-1:8] : f32[?] @CudaGmemLinear
+}
+
+// -----
+
+exogpu.proc @p(%A: f32[16] @CudaGmemLinear) {
+  %ok = exogpu.window %A[4:4] : f32[16] @CudaGmemLinear
+  // expected-error @+1 {{'exogpu.window' op window interval 4:2 of dimension 0 has a negative extent}}
+  %w = exogpu.window %A[4:2] : f32[16] @CudaGmemLinear
 }
 
 // -----

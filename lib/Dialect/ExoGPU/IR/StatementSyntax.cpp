@@ -107,32 +107,47 @@ LogicalResult mlir::exogpu::verifyStaticBounds(Operation *op,
                                                StringRef what) {
   if (kinds.size() != shape.size())
     return success(); // a whole buffer, or a rank the caller reports
+  auto constantOf = [](AffineExpr expr) -> std::optional<int64_t> {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+      return constant.getValue();
+    return std::nullopt;
+  };
   unsigned next = 0;
   for (auto [dim, kind] : llvm::enumerate(kinds)) {
     auto coordKind = static_cast<CoordKind>(kind);
     unsigned arity = getCoordArity(coordKind);
     if (next + arity > exprs.size())
       return success(); // verifyCoords reports it
-    int64_t extent = shape[dim];
     ArrayRef<AffineExpr> coord = exprs.slice(next, arity);
     next += arity;
-    if (ShapedType::isDynamic(extent))
+    if (coordKind == CoordKind::Full)
       continue;
-    for (auto [i, expr] : llvm::enumerate(coord)) {
-      auto constant = dyn_cast<AffineConstantExpr>(expr);
-      if (!constant)
-        continue;
-      int64_t value = constant.getValue();
-      bool isPoint = coordKind == CoordKind::Point;
-      if (value >= 0 && (isPoint ? value < extent : value <= extent))
-        continue;
-      InFlightDiagnostic diag = op->emitOpError() << what << " ";
-      if (isPoint)
-        diag << "index " << value;
-      else
-        diag << (i == 0 ? "lower" : "upper") << " bound " << value;
-      return diag << " is outside dimension " << dim << " of extent " << extent;
-    }
+    // memref.subview's rule: the offset (a point, or an interval's start)
+    // lies in [0, E), an interval's end in [0, E], its size is not negative.
+    int64_t extent = shape[dim];
+    std::optional<int64_t> lo = constantOf(coord[0]);
+    std::optional<int64_t> hi =
+        coordKind == CoordKind::Interval ? constantOf(coord[1]) : lo;
+    auto outside = [&](StringRef bound, int64_t value) {
+      InFlightDiagnostic diag = op->emitOpError()
+                                << what << " " << bound << " " << value
+                                << " is outside dimension " << dim;
+      if (!ShapedType::isDynamic(extent))
+        diag << " of extent " << extent;
+      return diag;
+    };
+    StringRef start = coordKind == CoordKind::Point ? "index" : "lower bound";
+    bool isStatic = !ShapedType::isDynamic(extent);
+    if (lo && (*lo < 0 || (isStatic && *lo >= extent)))
+      return outside(start, *lo);
+    if (coordKind != CoordKind::Interval)
+      continue;
+    if (hi && (*hi < 0 || (isStatic && *hi > extent)))
+      return outside("upper bound", *hi);
+    if (lo && hi && *hi < *lo)
+      return op->emitOpError()
+             << what << " interval " << *lo << ":" << *hi << " of dimension "
+             << dim << " has a negative extent";
   }
   return success();
 }

@@ -49,10 +49,11 @@ LogicalResult verifyAccessRank(Operation *op, ArrayRef<int32_t> kinds,
                                unsigned rank, bool allowWhole, StringRef what);
 
 /// Verifies that the constant coordinates of a window of a buffer of
-/// `shape` lie within its static extents (as memref.subview does, which a
-/// window becomes): a point in [0, E), interval bounds in [0, E]. Checked
-/// even where the statement never runs; dynamic extents and coordinates are
-/// checked where the sizes are known.
+/// `shape` lie within it, as memref.subview (which a window becomes)
+/// requires: a point or an interval's start in [0, E), an interval's end in
+/// [0, E] (only non-negative where E is dynamic), no negative interval.
+/// Checked even where the statement never runs; the rest is checked where
+/// the sizes are known.
 LogicalResult verifyStaticBounds(Operation *op, ArrayRef<int64_t> shape,
                                  ArrayRef<int32_t> kinds,
                                  ArrayRef<AffineExpr> exprs, StringRef what);
