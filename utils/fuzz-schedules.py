@@ -8,7 +8,8 @@ IR. This fuzzer tests the promise on programs nobody wrote by hand:
   1. it generates a random module: procs with size parameters and
      preconditions, loops that may run zero times (`seq(2, N)`, bounds that
      use outer iterators), guards (some over extended ranges, paper Sec. 8),
-     windows (of windows), reductions, allocations sized by parameters,
+     windows (of windows) and splits of constant dimensions by a divisor
+     (exogpu.split), reductions, allocations sized by parameters,
      calls of helper procs with preconditions, and CPU instructions for
      `replace`; every access stays in bounds and no value is read before it
      is written, at every size the preconditions allow;
@@ -433,6 +434,24 @@ class ProcGen:
         return coords, extents
 
     def window(self, depth, scope):
+        splittable = [b for b in scope.buffers
+                      if any(e.is_const() and e.const >= 2 for e in b.extents)]
+        if splittable and self.rng.random() < 0.4:
+            # exogpu.split of a constant dimension by one of its divisors.
+            source = self.rng.choice(splittable)
+            d = self.rng.choice([d for d, e in enumerate(source.extents)
+                                 if e.is_const() and e.const >= 2])
+            extent = source.extents[d].const
+            factor = self.rng.choice([f for f in range(2, extent + 1)
+                                      if extent % f == 0])
+            extents = list(source.extents)
+            extents[d:d + 1] = [Lin(extent // factor), Lin(factor)]
+            name = self.fresh("s")
+            self.emit(depth, f"%{name} = exogpu.split %{source.name} dim {d}"
+                      f" by {factor} : {source.type_text()}")
+            scope.buffers.append(Buffer(name, extents, window=True,
+                                        root=source.root))
+            return
         source = self.rng.choice(scope.buffers)
         coords, extents = self.window_coords(scope, source)
         name = self.fresh("w")
