@@ -126,7 +126,8 @@ FailureOr<BufferView> mlir::exogpu::getBufferView(Value buffer) {
   Operation *def = buffer.getDefiningOp();
   if (!isa_and_nonnull<WindowOp, SplitOp>(def))
     return failure();
-  FailureOr<BufferView> view = getBufferView(def->getOperand(0));
+  FailureOr<BufferView> view =
+      getBufferView(cast<ViewLikeOpInterface>(def).getViewSource());
   if (failed(view))
     return failure();
   LogicalResult applied = isa<SplitOp>(def)

@@ -20,7 +20,8 @@ bool KernelEmitter::inPath(Operation *op) const {
 
 bool KernelEmitter::usedInPath(Value value) const {
   for (Operation *user : value.getUsers()) {
-    if (isa<WindowOp, SplitOp>(user) && usedInPath(user->getResult(0)))
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && usedInPath(view.getViewDest()))
       return true;
     if (isa<FreeOp>(user))
       continue;

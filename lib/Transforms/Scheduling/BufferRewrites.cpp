@@ -106,9 +106,10 @@ static void setAllocExtents(AllocOp alloc, ArrayRef<AffineExpr> extents,
 /// transitively.
 static void collectViews(Value buffer, SmallVectorImpl<Operation *> &views) {
   for (Operation *user : buffer.getUsers())
-    if (isa<WindowOp, SplitOp>(user) && user->getOperand(0) == buffer) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == buffer) {
       views.push_back(user);
-      collectViews(user->getResult(0), views);
+      collectViews(view.getViewDest(), views);
     }
 }
 
@@ -1115,8 +1116,8 @@ mlir::exogpu::stageMem(RewriterBase &rewriter, ArrayRef<Operation *> block,
   for (Operation *stmt : block) {
     WalkResult walk = stmt->walk([&](Operation *op) {
       for (Value operand : op->getOperands()) {
-        Operation *window = operand.getDefiningOp();
-        if (!isa_and_nonnull<WindowOp, SplitOp>(window) || inBlock(window))
+        auto window = operand.getDefiningOp<ViewLikeOpInterface>();
+        if (!window || inBlock(window))
           continue;
         FailureOr<BufferView> view = getBufferView(operand);
         if (failed(view) || view->root != buffer)

@@ -274,6 +274,8 @@ void WindowOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
     setNameFn(getResult(), *name);
 }
 
+Value WindowOp::getViewSource() { return getSource(); }
+
 void WindowOp::print(OpAsmPrinter &p) {
   p << ' ';
   printAccess(p, getSource(), getCoordKinds(), getCoords().getResults(),
@@ -374,6 +376,8 @@ void SplitOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   if (std::optional<StringRef> name = getName())
     setNameFn(getResult(), *name);
 }
+
+Value SplitOp::getViewSource() { return getSource(); }
 
 void SplitOp::print(OpAsmPrinter &p) {
   p << ' ';

@@ -18,8 +18,8 @@ enum Use : unsigned { Read = 1, Write = 2, Reduce = 4 };
 /// The position in `roots` of the buffer `buffer` is, or is a window or a
 /// split of.
 static std::optional<unsigned> getRoot(ArrayRef<Value> roots, Value buffer) {
-  while (isa_and_nonnull<WindowOp, SplitOp>(buffer.getDefiningOp()))
-    buffer = buffer.getDefiningOp()->getOperand(0);
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
   auto it = llvm::find(roots, buffer);
   if (it == roots.end())
     return std::nullopt;

@@ -11,6 +11,7 @@
 include "ExoGPU/Dialect/ExoGPU/IR/ExoGPUTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
 
 def ExoGPU_AllocOp : ExoGPU_Op<"alloc", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
@@ -54,7 +55,8 @@ def ExoGPU_FreeOp : ExoGPU_Op<"free"> {
 }
 
 def ExoGPU_WindowOp : ExoGPU_Op<"window", [Pure,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
   let summary = "a window statement: `x = x[w*] @ pi_w`";
   let description = [{
     Defines an alias to a sub-window of a buffer (Fig. 2). Each coordinate is a
@@ -80,7 +82,8 @@ def ExoGPU_WindowOp : ExoGPU_Op<"window", [Pure,
 }
 
 def ExoGPU_SplitOp : ExoGPU_Op<"split", [Pure,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
   let summary = "a window that splits one dimension of a buffer in two";
   let description = [{
     Views dimension `dim` of a buffer, of extent `E`, as two dimensions
