@@ -43,8 +43,8 @@ class BufferType:
         dynamic when `E` is), the special window dropped (SplitOp::inferType).
         """
         extent = self.shape[dim]
-        halves = (None if extent is None else extent // factor, factor)
-        shape = self.shape[:dim] + halves + self.shape[dim + 1:]
+        parts = (None if extent is None else extent // factor, factor)
+        shape = self.shape[:dim] + parts + self.shape[dim + 1:]
         return dataclasses.replace(self, kind="window", shape=shape,
                                    special="")
 
